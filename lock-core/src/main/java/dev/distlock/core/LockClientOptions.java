@@ -1,0 +1,291 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Immutable settings of a {@link LockClient}. Build with {@link #builder()}.
+ *
+ * <p>Exactly one topology is used: a single server ({@link Builder#uri(String)}, the default
+ * {@code redis://localhost:6379}), a Sentinel group ({@link Builder#sentinel(String, String...)})
+ * or a Cluster ({@link Builder#cluster(String...)}).
+ */
+public final class LockClientOptions {
+
+    /** Default lease of watchdog-renewed holds. */
+    public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
+
+    /** Default bound on every Redis command. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(3);
+
+    /** Default time a fair-lock waiter stays queued beyond its own wait before it is purged. */
+    public static final Duration DEFAULT_FAIR_LOCK_WAIT_TIMEOUT = Duration.ofSeconds(5);
+
+    private final String uri;
+    private final @Nullable String sentinelMaster;
+    private final List<String> sentinelNodes;
+    private final List<String> clusterNodes;
+    private final Duration watchdogTimeout;
+    private final Duration commandTimeout;
+    private final Duration fairLockWaitTimeout;
+    private final String keyPrefix;
+    private final @Nullable String clientName;
+    private final LockListener listener;
+    private final int replicaSyncReplicas;
+    private final Duration replicaSyncTimeout;
+
+    private LockClientOptions(Builder b) {
+        this.uri = b.uri;
+        this.sentinelMaster = b.sentinelMaster;
+        this.sentinelNodes = List.copyOf(b.sentinelNodes);
+        this.clusterNodes = List.copyOf(b.clusterNodes);
+        this.watchdogTimeout = b.watchdogTimeout;
+        this.commandTimeout = b.commandTimeout;
+        this.fairLockWaitTimeout = b.fairLockWaitTimeout;
+        this.keyPrefix = b.keyPrefix;
+        this.clientName = b.clientName;
+        this.listener = b.listener;
+        this.replicaSyncReplicas = b.replicaSyncReplicas;
+        this.replicaSyncTimeout = b.replicaSyncTimeout;
+    }
+
+    /**
+     * Returns a builder with every default set.
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return single-server URI (ignored when Sentinel or Cluster is set) */
+    public String uri() {
+        return uri;
+    }
+
+    /** @return Sentinel master id, or {@code null} when Sentinel is not used */
+    public @Nullable String sentinelMaster() {
+        return sentinelMaster;
+    }
+
+    /** @return Sentinel node URIs (empty when Sentinel is not used) */
+    public List<String> sentinelNodes() {
+        return sentinelNodes;
+    }
+
+    /** @return Cluster seed node URIs (empty when Cluster is not used) */
+    public List<String> clusterNodes() {
+        return clusterNodes;
+    }
+
+    /** @return lease of watchdog-renewed holds; renewals run every third of it */
+    public Duration watchdogTimeout() {
+        return watchdogTimeout;
+    }
+
+    /** @return bound on every Redis command */
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    /** @return time a fair-lock waiter stays queued beyond its own wait before it is purged */
+    public Duration fairLockWaitTimeout() {
+        return fairLockWaitTimeout;
+    }
+
+    /** @return prefix prepended to every lock name to form its Redis key */
+    public String keyPrefix() {
+        return keyPrefix;
+    }
+
+    /** @return connection name shown by {@code CLIENT LIST}, or {@code null} */
+    public @Nullable String clientName() {
+        return clientName;
+    }
+
+    /** @return listener told of every lock event of this client */
+    public LockListener listener() {
+        return listener;
+    }
+
+    /** @return replicas that must acknowledge an acquisition, {@code 0} when the guard is off */
+    public int replicaSyncReplicas() {
+        return replicaSyncReplicas;
+    }
+
+    /** @return how long an acquisition waits for replica acknowledgement */
+    public Duration replicaSyncTimeout() {
+        return replicaSyncTimeout;
+    }
+
+    /** Builder of {@link LockClientOptions}; not thread-safe. */
+    public static final class Builder {
+
+        private String uri = "redis://localhost:6379";
+        private @Nullable String sentinelMaster;
+        private List<String> sentinelNodes = List.of();
+        private List<String> clusterNodes = List.of();
+        private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
+        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private Duration fairLockWaitTimeout = DEFAULT_FAIR_LOCK_WAIT_TIMEOUT;
+        private String keyPrefix = "";
+        private @Nullable String clientName;
+        private LockListener listener = LockListener.NO_OP;
+        private int replicaSyncReplicas;
+        private Duration replicaSyncTimeout = Duration.ZERO;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the single server to use: {@code redis://[user:password@]host[:port][/db]} or
+         * {@code rediss://} for TLS.
+         * @param uri the server URI
+         * @return this builder
+         */
+        public Builder uri(String uri) {
+            this.uri = requireText(uri, "uri");
+            return this;
+        }
+
+        /**
+         * Connects through Redis Sentinel and follows failovers.
+         * @param masterId the monitored master's name
+         * @param nodeUris sentinel URIs, {@code redis://host:port}
+         * @return this builder
+         */
+        public Builder sentinel(String masterId, String... nodeUris) {
+            this.sentinelMaster = requireText(masterId, "masterId");
+            this.sentinelNodes = requireNodes(nodeUris, "nodeUris");
+            return this;
+        }
+
+        /**
+         * Connects to a Redis Cluster through the given seed nodes.
+         * @param nodeUris seed node URIs, {@code redis://host:port}
+         * @return this builder
+         */
+        public Builder cluster(String... nodeUris) {
+            this.clusterNodes = requireNodes(nodeUris, "nodeUris");
+            return this;
+        }
+
+        /**
+         * Sets the lease of watchdog-renewed holds (default 30 s).
+         * @param timeout positive duration
+         * @return this builder
+         */
+        public Builder watchdogTimeout(Duration timeout) {
+            this.watchdogTimeout = requirePositive(timeout, "watchdogTimeout");
+            return this;
+        }
+
+        /**
+         * Sets the bound on every Redis command (default 3 s).
+         * @param timeout positive duration
+         * @return this builder
+         */
+        public Builder commandTimeout(Duration timeout) {
+            this.commandTimeout = requirePositive(timeout, "commandTimeout");
+            return this;
+        }
+
+        /**
+         * Sets how long a fair-lock waiter stays queued beyond its own wait (default 5 s); a waiter
+         * that died is purged from the queue once this passes.
+         * @param timeout positive duration
+         * @return this builder
+         */
+        public Builder fairLockWaitTimeout(Duration timeout) {
+            this.fairLockWaitTimeout = requirePositive(timeout, "fairLockWaitTimeout");
+            return this;
+        }
+
+        /**
+         * Sets a prefix prepended to every lock name (default empty).
+         * @param prefix the prefix, may be empty
+         * @return this builder
+         */
+        public Builder keyPrefix(String prefix) {
+            this.keyPrefix = Objects.requireNonNull(prefix, "'keyPrefix' must not be null");
+            return this;
+        }
+
+        /**
+         * Sets the connection name shown by {@code CLIENT LIST}.
+         * @param name the name, or {@code null} for none
+         * @return this builder
+         */
+        public Builder clientName(@Nullable String name) {
+            this.clientName = name;
+            return this;
+        }
+
+        /**
+         * Sets the listener told of every lock event of the client.
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder listener(LockListener listener) {
+            this.listener = Objects.requireNonNull(listener, "'listener' must not be null");
+            return this;
+        }
+
+        /**
+         * After each acquisition, waits for {@code replicas} replicas to acknowledge it
+         * ({@code WAIT}); if fewer do, the hold is released and the acquisition retried within the
+         * caller's wait. Off by default.
+         * @param replicas replicas required, at least 1
+         * @param timeout how long to wait for them
+         * @return this builder
+         */
+        public Builder replicaSync(int replicas, Duration timeout) {
+            if (replicas < 1) {
+                throw new IllegalArgumentException("'replicas' must be at least 1, was " + replicas);
+            }
+            this.replicaSyncReplicas = replicas;
+            this.replicaSyncTimeout = requirePositive(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Builds the options.
+         * @return immutable options
+         */
+        public LockClientOptions build() {
+            if (sentinelMaster != null && !clusterNodes.isEmpty()) {
+                throw new IllegalStateException("Choose either sentinel(...) or cluster(...), not both");
+            }
+            return new LockClientOptions(this);
+        }
+
+        private static String requireText(String value, String name) {
+            Objects.requireNonNull(value, () -> "'" + name + "' must not be null");
+            if (value.isBlank()) {
+                throw new IllegalArgumentException("'" + name + "' must not be blank");
+            }
+            return value;
+        }
+
+        private static Duration requirePositive(Duration value, String name) {
+            Objects.requireNonNull(value, () -> "'" + name + "' must not be null");
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("'" + name + "' must be positive, was " + value);
+            }
+            return value;
+        }
+
+        private static List<String> requireNodes(String[] nodes, String name) {
+            Objects.requireNonNull(nodes, () -> "'" + name + "' must not be null");
+            if (nodes.length == 0) {
+                throw new IllegalArgumentException("'" + name + "' must name at least one node");
+            }
+            for (String node : nodes) {
+                requireText(node, name + " element");
+            }
+            return List.of(nodes);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.distlock.core;
+
+/**
+ * Callbacks on lock events, for metrics and alerting. Every method has a no-op default; a listener
+ * that throws is logged and ignored, it never blocks an acquisition or a release.
+ *
+ * <p>Callbacks run on the thread that caused them, or on the watchdog thread for lease losses:
+ * keep them short.
+ */
+public interface LockListener {
+
+    /** A listener that does nothing. */
+    LockListener NO_OP = new LockListener() {
+    };
+
+    /**
+     * A hold was acquired.
+     * @param lockName lock name (without key prefix)
+     * @param ownerId thread id or explicit owner id
+     * @param waitNanos how long the acquisition took
+     */
+    default void onAcquired(String lockName, long ownerId, long waitNanos) {
+    }
+
+    /**
+     * An acquisition gave up because its wait was spent.
+     * @param lockName lock name (without key prefix)
+     * @param ownerId thread id or explicit owner id
+     * @param waitNanos how long it waited
+     */
+    default void onTimeout(String lockName, long ownerId, long waitNanos) {
+    }
+
+    /**
+     * A hold was released (the owner's last unlock).
+     * @param lockName lock name (without key prefix)
+     * @param ownerId thread id or explicit owner id
+     */
+    default void onReleased(String lockName, long ownerId) {
+    }
+
+    /**
+     * A hold was lost while its owner still believed it held it: a watchdog renewal found the lock
+     * gone or owned by someone else, or an unlock found the lease already expired.
+     * @param lockName lock name (without key prefix)
+     * @param ownerId thread id or explicit owner id
+     */
+    default void onLeaseLost(String lockName, long ownerId) {
+    }
+}

@@ -1,0 +1,146 @@
+package dev.distlock.core;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+import dev.distlock.core.internal.lock.OwnerIdSequence;
+
+/**
+ * A lock whose state lives in Redis, so that threads in different processes exclude each other.
+ *
+ * <p><b>Ownership.</b> A hold belongs to an owner: by default the calling thread, identified as
+ * {@code <clientId>:<threadId>} (Redisson's format). Code whose work hops between threads
+ * (futures, reactive pipelines) takes and releases the lock for an explicit owner id obtained from
+ * {@link #newOwnerId()}, through the {@code ...(…, long ownerId)} overloads.
+ *
+ * <p><b>Leases.</b> Every hold has a lease. A positive {@code leaseTime} makes the hold expire after
+ * that time, whether or not it was unlocked; nothing renews it. A {@code leaseTime} of {@code -1}
+ * (and every method without a lease argument) uses the client's watchdog: the lease is the
+ * watchdog timeout and is renewed every third of it for as long as the hold lasts. If a renewal
+ * finds the hold gone, the lock is reported lost (log at WARN and {@link LockListener#onLeaseLost}).
+ *
+ * <p><b>Reentrancy.</b> An owner may take the same lock again; each acquisition must be matched by
+ * an unlock. Re-entering resets the lease to the new acquisition's lease.
+ *
+ * <p><b>Waiting.</b> Waiters are woken by a pub/sub message when the lock is released and
+ * otherwise sleep until the current holder's lease would end; they never poll in a loop.
+ *
+ * <p><b>Failures.</b> Every Redis call is bounded by the client's command timeout and fails with a
+ * {@link LockException} naming the lock. Conditions are not supported.
+ */
+public interface RedisLock extends Lock {
+
+    /** Lease value that means "use the watchdog" (renewed while held). */
+    long WATCHDOG_LEASE = -1;
+
+    /** Wait value that means "wait as long as it takes". */
+    long WAIT_FOREVER = -1;
+
+    /**
+     * Returns a new owner id for code that takes and releases a lock on different threads.
+     * Ids are negative so they never collide with thread ids.
+     * @return an owner id unique within this JVM
+     */
+    static long newOwnerId() {
+        return OwnerIdSequence.next();
+    }
+
+    /**
+     * Returns the lock's name as given to the client, without the key prefix.
+     * @return the lock name
+     */
+    String getName();
+
+    /**
+     * Acquires the lock, waiting as long as needed, with the given lease. Interrupts are deferred:
+     * the thread's interrupt flag is restored once the lock is held.
+     * @param leaseTime positive lease, or {@code -1} for the watchdog
+     * @param unit unit of {@code leaseTime}
+     */
+    void lock(long leaseTime, TimeUnit unit);
+
+    /**
+     * Acquires the lock with the given lease, waiting until it is free or the thread is interrupted.
+     * @param leaseTime positive lease, or {@code -1} for the watchdog
+     * @param unit unit of {@code leaseTime}
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Tries to acquire the lock within {@code waitTime}, with the given lease.
+     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param leaseTime positive lease, or {@code -1} for the watchdog
+     * @param unit unit of both times
+     * @return whether the lock was acquired
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Like {@link #tryLock(long, long, TimeUnit)}, on behalf of an explicit owner.
+     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param leaseTime positive lease, or {@code -1} for the watchdog
+     * @param unit unit of both times
+     * @param ownerId owner id from {@link #newOwnerId()}
+     * @return whether the lock was acquired
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    boolean tryLock(long waitTime, long leaseTime, TimeUnit unit, long ownerId) throws InterruptedException;
+
+    /**
+     * Releases one hold of the given owner, from any thread.
+     * @param ownerId the owner id the lock was taken with
+     * @throws IllegalMonitorStateException if that owner does not hold the lock
+     */
+    void unlock(long ownerId);
+
+    /**
+     * Returns whether anyone holds the lock now.
+     * @return whether the lock is held
+     */
+    boolean isLocked();
+
+    /**
+     * Returns whether the calling thread holds the lock, as Redis sees it now.
+     * @return whether the current thread holds the lock
+     */
+    boolean isHeldByCurrentThread();
+
+    /**
+     * Returns whether the given owner holds the lock, as Redis sees it now.
+     * @param ownerId a thread id or an id from {@link #newOwnerId()}
+     * @return whether that owner holds the lock
+     */
+    boolean isHeldBy(long ownerId);
+
+    /**
+     * Returns how many times the calling thread holds the lock ({@code 0} when it does not).
+     * @return the hold count
+     */
+    int getHoldCount();
+
+    /**
+     * Returns the lock's remaining lease.
+     * @return milliseconds, {@code -2} when not locked, {@code -1} when it has no expiry
+     */
+    long remainTimeToLive();
+
+    /**
+     * Deletes the lock whoever holds it, and wakes its waiters. For administration only.
+     * @return whether a lock was deleted
+     */
+    boolean forceUnlock();
+
+    /**
+     * Not supported: a distributed lock has no condition variables.
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    default Condition newCondition() {
+        throw new UnsupportedOperationException(
+                "RedisLock '" + getName() + "' does not support conditions; use a Redis queue or pub/sub for signalling");
+    }
+
+}

@@ -1,0 +1,57 @@
+package dev.distlock.core.internal.connection;
+
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import io.lettuce.core.api.StatefulConnection;
+import dev.distlock.core.LockException;
+
+/**
+ * A connection opened on first use; a failed attempt is retried by the next call instead of
+ * failing the client for good.
+ *
+ * @param <C> connection type
+ */
+final class LazyConnection<C extends StatefulConnection<?, ?>> {
+
+    private final Supplier<C> opener;
+    private final String description;
+    private volatile @Nullable C connection;
+    private volatile boolean closed;
+
+    LazyConnection(Supplier<C> opener, String description) {
+        this.opener = opener;
+        this.description = description;
+    }
+
+    C get() {
+        C current = connection;
+        if (current != null) {
+            return current;
+        }
+        synchronized (this) {
+            if (closed) {
+                throw new LockException("Lock client is closed; cannot connect to " + description);
+            }
+            if (connection == null) {
+                try {
+                    connection = opener.get();
+                }
+                catch (RuntimeException ex) {
+                    throw new LockException("Cannot connect to Redis at " + description + ": " + ex.getMessage(), ex);
+                }
+            }
+            return connection;
+        }
+    }
+
+    synchronized void close() {
+        closed = true;
+        C current = connection;
+        connection = null;
+        if (current != null) {
+            current.close();
+        }
+    }
+}

@@ -1,0 +1,339 @@
+package dev.distlock.core.internal.lock;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.distlock.core.LockException;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.pubsub.ChannelWaiters;
+import dev.distlock.core.internal.script.LuaScript;
+
+/**
+ * The part every lock kind shares: argument checks, the wait loop, hold bookkeeping, watchdog
+ * registration and listener calls. A kind supplies its scripts through the abstract hooks.
+ *
+ * <p>The wait loop: try; if refused, join the kind's wake-up channel, then alternate between trying
+ * and parking until a wake-up arrives or the holder's remaining lease passes, whichever is first,
+ * within the caller's wait.
+ */
+public abstract class AbstractRedisLock implements RedisLock {
+
+    /** Longest park when the holder's lease is unknown (no TTL on the key). */
+    private static final long UNKNOWN_TTL_PARK_MILLIS = 1000;
+
+    protected final LockEngine engine;
+    protected final String name;
+    protected final String key;
+
+    protected AbstractRedisLock(LockEngine engine, String name) {
+        this.engine = engine;
+        this.name = Arguments.requireName(name);
+        this.key = engine.key(name);
+    }
+
+    /** @return kind name for diagnostics, e.g. {@code reentrant} */
+    protected abstract String kind();
+
+    /**
+     * Runs the acquire script once.
+     * @param leaseMillis lease in ms (never -1: the watchdog lease is substituted)
+     * @param ownerId owner
+     * @return {@code null} when acquired, else the ms to wait before trying again ({@code -1} unknown)
+     */
+    protected abstract CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId);
+
+    /**
+     * Runs the release script once.
+     * @param leaseMillis lease to keep while holds remain
+     * @param ownerId owner
+     * @return {@code null} when the owner held nothing, {@code 0} when holds remain, {@code 1} when released
+     */
+    protected abstract CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId);
+
+    /** @return the script that renews this kind's holds (batched by the watchdog) */
+    protected abstract LuaScript renewScript();
+
+    /**
+     * Returns the channel whose messages wake this owner.
+     * @param ownerId owner
+     * @return channel name
+     */
+    protected abstract String wakeChannel(long ownerId);
+
+    /** @return deletes the lock whoever holds it, waking waiters */
+    protected abstract CompletableFuture<Boolean> forceRelease();
+
+    /**
+     * Called when an owner stops waiting without the lock (timeout, interrupt); kinds that queue
+     * waiters remove it here.
+     * @param ownerId owner
+     */
+    protected void abandonWait(long ownerId) {
+    }
+
+    /**
+     * Returns the owner field of this kind.
+     * @param ownerId owner
+     * @return field in the lock hash
+     */
+    protected String ownerField(long ownerId) {
+        return engine.ownerField(ownerId);
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    @Override
+    public void lock() {
+        lock(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lock(long leaseTime, TimeUnit unit) {
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        try {
+            acquire(WAIT_FOREVER, lease, currentOwner(), false);
+        }
+        catch (InterruptedException ex) {
+            throw new IllegalStateException("uninterruptible acquisition was interrupted", ex);
+        }
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        lockInterruptibly(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
+        acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), true);
+    }
+
+    @Override
+    public boolean tryLock() {
+        try {
+            return acquire(0, LockEngine.WATCHDOG, currentOwner(), true);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        return tryLock(time, WATCHDOG_LEASE, unit);
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        return tryLock(waitTime, leaseTime, unit, currentOwner());
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit, long ownerId) throws InterruptedException {
+        long wait = Arguments.waitMillis(waitTime, unit);
+        return acquire(wait, Arguments.leaseMillis(leaseTime, unit), ownerId, true);
+    }
+
+    /**
+     * Acquires for an owner, waiting up to {@code waitMillis} ({@code -1}: forever).
+     * @param waitMillis wait in ms
+     * @param leaseMillis lease in ms, or -1 for the watchdog
+     * @param ownerId owner
+     * @param interruptible whether an interrupt aborts the wait (else it is restored afterwards)
+     * @return whether acquired
+     * @throws InterruptedException if interruptible and interrupted
+     */
+    protected boolean acquire(long waitMillis, long leaseMillis, long ownerId, boolean interruptible)
+            throws InterruptedException {
+        engine.ensureOpen(name);
+        if (interruptible && Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
+        }
+        long start = System.nanoTime();
+        if (attempt(leaseMillis, ownerId) == null) {
+            return acquired(leaseMillis, ownerId, start);
+        }
+        if (waitMillis == 0) {
+            return gaveUp(ownerId, start);
+        }
+        long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId));
+        boolean interrupted = false;
+        try {
+            awaitSubscribed(waiters, deadline);
+            while (true) {
+                Long ttl = attemptWhileWaiting(leaseMillis, ownerId);
+                if (ttl == null) {
+                    return acquired(leaseMillis, ownerId, start);
+                }
+                long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (remaining <= 0) {
+                    return gaveUp(ownerId, start);
+                }
+                long park = ttl < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(ttl, 1), remaining);
+                try {
+                    waiters.await(park);
+                }
+                catch (InterruptedException ex) {
+                    if (interruptible) {
+                        abandonWait(ownerId);
+                        throw ex;
+                    }
+                    interrupted = true;
+                }
+                engine.ensureOpen(name);
+            }
+        }
+        finally {
+            waiters.leave();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void awaitSubscribed(ChannelWaiters waiters, long deadline) throws InterruptedException {
+        long bound = Math.min(engine.options().commandTimeout().toNanos(), Math.max(0, deadline - System.nanoTime()));
+        try {
+            waiters.ready().get(bound, TimeUnit.NANOSECONDS);
+        }
+        catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ex) {
+            // Not fatal: parking is bounded by the holder's TTL, so we still notice the release.
+        }
+    }
+
+    private @Nullable Long attempt(long leaseMillis, long ownerId) {
+        long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
+        return engine.await(engine.call(() -> acquire(lease, ownerId)), name, "acquire");
+    }
+
+    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId) {
+        try {
+            return attempt(leaseMillis, ownerId);
+        }
+        catch (LockException ex) {
+            engine.ensureOpen(name);
+            // A waiter keeps waiting through an outage and retries once Redis is back.
+            return UNKNOWN_TTL_PARK_MILLIS;
+        }
+    }
+
+    private boolean acquired(long leaseMillis, long ownerId, long start) {
+        engine.holds().acquired(name, kind(), key, ownerId, ownerField(ownerId), renewScript(), leaseMillis);
+        engine.listener().onAcquired(name, ownerId, System.nanoTime() - start);
+        return true;
+    }
+
+    private boolean gaveUp(long ownerId, long start) {
+        abandonWait(ownerId);
+        engine.listener().onTimeout(name, ownerId, System.nanoTime() - start);
+        return false;
+    }
+
+    @Override
+    public void unlock() {
+        unlock(currentOwner());
+    }
+
+    @Override
+    public void unlock(long ownerId) {
+        Hold hold = engine.holds().get(key, ownerId);
+        long lease = hold == null || hold.watchdog() ? engine.watchdogMillis() : hold.leaseMillis();
+        if (hold != null) {
+            hold.releasing(true);
+        }
+        Long result;
+        try {
+            result = engine.await(engine.call(() -> release(lease, ownerId)), name, "release");
+        }
+        catch (LockException ex) {
+            // Stop renewing: if the release did not run, the lock expires within one lease.
+            if (hold != null) {
+                engine.holds().remove(hold);
+            }
+            throw ex;
+        }
+        if (result == null) {
+            if (hold != null && engine.holds().remove(hold)) {
+                engine.listener().onLeaseLost(name, ownerId);
+                throw new IllegalMonitorStateException("Cannot unlock lock '" + name + "': the lease of "
+                        + describeOwner(ownerId) + " expired before unlock, or the lock was force-unlocked");
+            }
+            throw new IllegalMonitorStateException(
+                    "Cannot unlock lock '" + name + "': it is not held by " + describeOwner(ownerId));
+        }
+        if (result == 1) {
+            if (hold != null) {
+                engine.holds().remove(hold);
+            }
+            engine.listener().onReleased(name, ownerId);
+        }
+        else if (hold != null) {
+            hold.released();
+            hold.releasing(false);
+        }
+    }
+
+    @Override
+    public boolean forceUnlock() {
+        boolean deleted = engine.await(engine.call(this::forceRelease), name, "force-unlock");
+        engine.holds().snapshot().stream().filter(h -> h.key().equals(key)).forEach(engine.holds()::remove);
+        return deleted;
+    }
+
+    @Override
+    public boolean isLocked() {
+        return engine.await(engine.call(() -> engine.connector().commands().exists(key).toCompletableFuture()), name,
+                "inspect") > 0;
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return isHeldBy(currentOwner());
+    }
+
+    @Override
+    public boolean isHeldBy(long ownerId) {
+        String field = ownerField(ownerId);
+        return engine.await(engine.call(() -> engine.connector().commands().hexists(key, field).toCompletableFuture()),
+                name, "inspect");
+    }
+
+    @Override
+    public int getHoldCount() {
+        String field = ownerField(currentOwner());
+        String count = engine.await(engine.call(() -> engine.connector().commands().hget(key, field).toCompletableFuture()),
+                name, "inspect");
+        return count == null ? 0 : Integer.parseInt(count);
+    }
+
+    @Override
+    public long remainTimeToLive() {
+        return engine.await(engine.call(() -> engine.connector().commands().pttl(key).toCompletableFuture()), name,
+                "inspect");
+    }
+
+    /** @return the calling thread's owner id */
+    protected static long currentOwner() {
+        return Thread.currentThread().getId();
+    }
+
+    private String describeOwner(long ownerId) {
+        String owner = "client id " + engine.clientId() + ", ";
+        if (ownerId == currentOwner()) {
+            return owner + "thread '" + Thread.currentThread().getName() + "' (id " + ownerId + ")";
+        }
+        return owner + "owner id " + ownerId;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + name + "]";
+    }
+}

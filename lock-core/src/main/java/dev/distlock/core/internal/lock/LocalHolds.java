@@ -1,0 +1,48 @@
+package dev.distlock.core.internal.lock;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.distlock.core.internal.script.LuaScript;
+
+/** The holds this client has taken and not yet released, keyed by lock key and owner. */
+public final class LocalHolds {
+
+    private final Map<HoldKey, Hold> holds = new ConcurrentHashMap<>();
+
+    Hold acquired(String lockName, String kind, String key, long ownerId, String ownerField, LuaScript renew,
+            long leaseMillis) {
+        Hold hold = holds.computeIfAbsent(new HoldKey(key, ownerId),
+                k -> new Hold(lockName, kind, key, ownerId, ownerField, renew));
+        hold.acquired(leaseMillis);
+        return hold;
+    }
+
+    @Nullable Hold get(String key, long ownerId) {
+        return holds.get(new HoldKey(key, ownerId));
+    }
+
+    /**
+     * Forgets a hold if it is still the given one.
+     * @param hold the hold
+     * @return whether it was registered
+     */
+    public boolean remove(Hold hold) {
+        return holds.remove(new HoldKey(hold.key(), hold.ownerId()), hold);
+    }
+
+    /** @return a snapshot of every hold */
+    public List<Hold> snapshot() {
+        return List.copyOf(holds.values());
+    }
+
+    void clear() {
+        holds.clear();
+    }
+
+    private record HoldKey(String key, long ownerId) {
+    }
+}

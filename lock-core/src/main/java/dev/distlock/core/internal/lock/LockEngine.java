@@ -1,0 +1,214 @@
+package dev.distlock.core.internal.lock;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.LockException;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.internal.connection.RedisConnector;
+import dev.distlock.core.internal.connection.RedisConnectors;
+import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
+import dev.distlock.core.internal.script.ScriptExecutor;
+import dev.distlock.core.internal.watchdog.LeaseWatchdog;
+
+/**
+ * Everything the locks of one client share: identity, connections, scripts, subscriptions, holds
+ * and the watchdog. Owned and closed by {@code LockClient}.
+ */
+public final class LockEngine implements AutoCloseable {
+
+    /** Lease value meaning "renewed by the watchdog". */
+    public static final long WATCHDOG = -1;
+
+    private static final Duration CHANNEL_LINGER = Duration.ofSeconds(10);
+
+    private final String clientId = UUID.randomUUID().toString();
+    private final LockClientOptions options;
+    private final RedisConnector connector;
+    private final ScriptExecutor scripts;
+    private final ScheduledExecutorService scheduler;
+    private final UnlockSubscriptions subscriptions;
+    private final LocalHolds holds = new LocalHolds();
+    private final LeaseWatchdog watchdog;
+    private final LockListener listener;
+    private volatile boolean closed;
+
+    /**
+     * Creates the engine; no connection is opened until the first lock call.
+     * @param options client options
+     */
+    public LockEngine(LockClientOptions options) {
+        this.options = options;
+        this.connector = RedisConnectors.create(options);
+        this.scripts = new ScriptExecutor(connector::commands);
+        this.listener = new SafeLockListener(options.listener());
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "distlock-scheduler-" + clientId.substring(0, 8));
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.subscriptions = new UnlockSubscriptions(connector::pubSub, scheduler, CHANNEL_LINGER);
+        this.watchdog = new LeaseWatchdog(holds, scripts, connector::batchGroup,
+                hold -> listener.onLeaseLost(hold.lockName(), hold.ownerId()), options.watchdogTimeout(),
+                options.commandTimeout());
+        this.watchdog.start(scheduler);
+    }
+
+    /** @return this client's UUID */
+    public String clientId() {
+        return clientId;
+    }
+
+    /** @return the options */
+    public LockClientOptions options() {
+        return options;
+    }
+
+    /** @return the connections */
+    public RedisConnector connector() {
+        return connector;
+    }
+
+    /** @return the script runner */
+    public ScriptExecutor scripts() {
+        return scripts;
+    }
+
+    /** @return the unlock channel subscriptions */
+    public UnlockSubscriptions subscriptions() {
+        return subscriptions;
+    }
+
+    /** @return the holds of this client */
+    public LocalHolds holds() {
+        return holds;
+    }
+
+    /** @return the watchdog */
+    public LeaseWatchdog watchdog() {
+        return watchdog;
+    }
+
+    /** @return the listener, wrapped so that it never throws */
+    public LockListener listener() {
+        return listener;
+    }
+
+    /** @return the scheduler shared by the watchdog and the subscriptions */
+    public ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    /** @return the watchdog lease in ms */
+    public long watchdogMillis() {
+        return options.watchdogTimeout().toMillis();
+    }
+
+    /**
+     * Returns the owner field of an owner: {@code <clientId>:<ownerId>}.
+     * @param ownerId thread id or explicit owner id
+     * @return the owner field
+     */
+    public String ownerField(long ownerId) {
+        return clientId + ":" + ownerId;
+    }
+
+    /**
+     * Returns the Redis key of a lock name.
+     * @param name lock name
+     * @return prefix + name
+     */
+    public String key(String name) {
+        return options.keyPrefix() + name;
+    }
+
+    /** @return whether the client was closed */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Waits for a Redis reply, at most the command timeout (plus slack for the client's own timer).
+     * Interrupts are deferred: a release must complete even for an interrupted caller.
+     * @param future the pending reply
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @param <T> reply type
+     * @return the reply
+     */
+    public <T> T await(CompletableFuture<T> future, String lockName, String action) {
+        ensureOpen(lockName);
+        long deadline = System.nanoTime() + options.commandTimeout().toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                }
+                catch (InterruptedException ex) {
+                    interrupted = true;
+                }
+                catch (ExecutionException ex) {
+                    Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+                    throw new LockException("Cannot " + action + " lock '" + lockName + "' on " + connector.describe()
+                            + ": " + cause.getMessage(), cause);
+                }
+                catch (TimeoutException ex) {
+                    future.cancel(false);
+                    throw new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
+                            + connector.describe() + " did not answer within " + options.commandTimeout(), ex);
+                }
+            }
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Starts a Redis call, turning a synchronous failure (e.g. cannot connect) into a failed future.
+     * @param call the call
+     * @param <T> reply type
+     * @return the pending reply
+     */
+    public <T> CompletableFuture<T> call(java.util.function.Supplier<CompletableFuture<T>> call) {
+        try {
+            return call.get();
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /**
+     * Throws if the client was closed.
+     * @param lockName lock name for the message
+     */
+    public void ensureOpen(String lockName) {
+        if (closed) {
+            throw new LockException("Lock client " + clientId + " is closed; cannot use lock '" + lockName + "'");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        watchdog.stop();
+        subscriptions.close();
+        holds.clear();
+        scheduler.shutdownNow();
+        connector.close();
+    }
+}

@@ -1,0 +1,78 @@
+package dev.distlock.core.internal.pubsub;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The local waiters of one unlock channel. Wake-ups are semaphore permits, not condition signals,
+ * so a message that arrives between a failed attempt and the park is not lost.
+ */
+public final class ChannelWaiters {
+
+    final CompletableFuture<Void> ready = new CompletableFuture<>();
+    @Nullable ScheduledFuture<?> unsubscribeTask;
+
+    private final String channel;
+    private final UnlockSubscriptions owner;
+    private final Semaphore permits = new Semaphore(0);
+    private final AtomicInteger refs = new AtomicInteger();
+
+    ChannelWaiters(String channel, UnlockSubscriptions owner) {
+        this.channel = channel;
+        this.owner = owner;
+    }
+
+    /** @return the channel name */
+    public String channel() {
+        return channel;
+    }
+
+    /** @return completes when the SUBSCRIBE was confirmed */
+    public CompletableFuture<Void> ready() {
+        return ready;
+    }
+
+    /**
+     * Parks until a wake-up arrives or the time passes.
+     * @param timeoutMillis longest park
+     * @return whether a wake-up arrived
+     * @throws InterruptedException if interrupted while parked
+     */
+    public boolean await(long timeoutMillis) throws InterruptedException {
+        return permits.tryAcquire(Math.max(0, timeoutMillis), TimeUnit.MILLISECONDS);
+    }
+
+    /** Leaves the channel; the last waiter to leave schedules its unsubscription. */
+    public void leave() {
+        refs.decrementAndGet();
+        owner.left(this);
+    }
+
+    void joined() {
+        refs.incrementAndGet();
+        owner.cancelUnsubscribe(this);
+    }
+
+    int refs() {
+        return refs.get();
+    }
+
+    void wakeOne() {
+        // A permit beyond the number of waiters would only cost a later waiter a useless attempt.
+        if (permits.availablePermits() < refs.get()) {
+            permits.release();
+        }
+    }
+
+    void wakeAll() {
+        int missing = Math.max(1, refs.get()) - permits.availablePermits();
+        if (missing > 0) {
+            permits.release(missing);
+        }
+    }
+}

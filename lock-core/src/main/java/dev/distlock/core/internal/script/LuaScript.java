@@ -1,0 +1,54 @@
+package dev.distlock.core.internal.script;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * One Lua script: its name, source, the SHA-1 Redis will know it by, and the reply type.
+ *
+ * @param name resource name without extension, for messages
+ * @param source the Lua source
+ * @param sha1 lowercase hex SHA-1 of the source, as {@code SCRIPT LOAD} returns it
+ * @param outputType how Lettuce decodes the reply
+ */
+public record LuaScript(String name, String source, String sha1, ScriptOutputType outputType) {
+
+    private static final String RESOURCE_DIR = "/dev/distlock/core/scripts/";
+
+    /**
+     * Reads {@code dev/distlock/core/scripts/<name>.lua} from the class path.
+     * @param name script name without extension
+     * @param outputType reply type
+     * @return the script
+     */
+    public static LuaScript load(String name, ScriptOutputType outputType) {
+        String path = RESOURCE_DIR + name + ".lua";
+        try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("Lua script resource " + path + " is missing from the class path");
+            }
+            String source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new LuaScript(name, source, sha1(source), outputType);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Cannot read Lua script " + path, ex);
+        }
+    }
+
+    private static String sha1(String source) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-1 is required by the Java platform", ex);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.distlock.core.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Starts real Redis servers for tests, on free loopback ports: the {@code redis-server} binary on
+ * {@code PATH} (or {@code DISTLOCK_REDIS_SERVER}), else the one shipped in the embedded-redis jar,
+ * else a Testcontainers Redis when Docker is available.
+ *
+ * <p>{@link #shared()} is one server per JVM for ordinary tests (flush it between tests);
+ * {@link #start(String...)} and {@link #start(int)} give servers the caller owns and must stop.
+ */
+public final class RedisServers {
+
+    private static final int START_ATTEMPTS = 5;
+    private static RedisServer shared;
+
+    private RedisServers() {
+    }
+
+    /**
+     * Returns the JVM-wide server, starting it on first use; it stops when the JVM exits.
+     * @return the shared server
+     */
+    public static synchronized RedisServer shared() {
+        if (shared == null || !shared.isRunning()) {
+            RedisServer server = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "distlock-redis-stop"));
+            shared = server;
+        }
+        return shared;
+    }
+
+    /**
+     * Starts a server the caller owns.
+     * @param extraArgs extra {@code redis-server} arguments, e.g. {@code "--cluster-enabled", "yes"}
+     * @return the running server
+     */
+    public static RedisServer start(String... extraArgs) {
+        Optional<Path> binary = RedisBinary.find();
+        if (binary.isEmpty()) {
+            if (ContainerRedisServer.dockerAvailable() && extraArgs.length == 0) {
+                RedisServer container = new ContainerRedisServer();
+                container.start();
+                return container;
+            }
+            throw new IllegalStateException("No runnable redis-server: none on PATH, the embedded-redis binary does not"
+                    + " run on " + System.getProperty("os.name") + "/" + System.getProperty("os.arch")
+                    + ", and Docker is not available");
+        }
+        IllegalStateException last = null;
+        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+            ProcessRedisServer server = new ProcessRedisServer(binary.get(), freePort(), List.of(extraArgs));
+            try {
+                server.start();
+                return server;
+            }
+            catch (IllegalStateException ex) {
+                // Most likely another process took the port between probe and bind.
+                last = ex;
+            }
+        }
+        throw last;
+    }
+
+    /**
+     * Starts {@code count} independent servers the caller owns.
+     * @param count how many
+     * @return the running servers
+     */
+    public static List<RedisServer> start(int count) {
+        List<RedisServer> servers = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                servers.add(start());
+            }
+        }
+        catch (RuntimeException ex) {
+            servers.forEach(RedisServer::stop);
+            throw ex;
+        }
+        return servers;
+    }
+
+    /**
+     * Returns a port that was free on 127.0.0.1 a moment ago.
+     * @return a port number
+     */
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
