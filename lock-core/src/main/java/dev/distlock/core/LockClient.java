@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import dev.distlock.core.internal.lock.DefaultRedisReadWriteLock;
+import dev.distlock.core.internal.lock.FairRedisLock;
 import dev.distlock.core.internal.lock.LockEngine;
 import dev.distlock.core.internal.lock.ReentrantRedisLock;
 
@@ -60,7 +62,7 @@ public final class LockClient implements AutoCloseable {
      * @return the lock
      */
     public RedisLock getFairLock(String name) {
-        throw new UnsupportedOperationException("fair lock is not implemented yet");
+        return new FairRedisLock(engine, name);
     }
 
     /**
@@ -69,7 +71,7 @@ public final class LockClient implements AutoCloseable {
      * @return the lock
      */
     public RedisReadWriteLock getReadWriteLock(String name) {
-        throw new UnsupportedOperationException("read-write lock is not implemented yet");
+        return new DefaultRedisReadWriteLock(engine, name);
     }
 
     /**

@@ -45,6 +45,20 @@ public abstract class AbstractRedisLock implements RedisLock {
     protected abstract CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId);
 
     /**
+     * Runs the acquire script once, knowing how long the caller is still prepared to wait. Kinds
+     * that queue waiters (fair lock) or record waiting writers override this; the default ignores
+     * the wait.
+     * @param leaseMillis lease in ms (never -1: the watchdog lease is substituted)
+     * @param ownerId owner
+     * @param waitMillis the caller's remaining wait in ms: {@code 0} when it will not wait (do not
+     *     queue it), {@code -1} when it waits as long as needed
+     * @return {@code null} when acquired, else the ms to wait before trying again ({@code -1} unknown)
+     */
+    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis) {
+        return acquire(leaseMillis, ownerId);
+    }
+
+    /**
      * Runs the release script once.
      * @param leaseMillis lease to keep while holds remain
      * @param ownerId owner
@@ -156,11 +170,12 @@ public abstract class AbstractRedisLock implements RedisLock {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
         long start = System.nanoTime();
-        if (attempt(leaseMillis, ownerId) == null) {
+        if (attempt(leaseMillis, ownerId, waitMillis) == null) {
             return acquired(leaseMillis, ownerId, start);
         }
         if (waitMillis == 0) {
-            return gaveUp(ownerId, start);
+            // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
+            return gaveUp(ownerId, start, false);
         }
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId));
@@ -168,13 +183,15 @@ public abstract class AbstractRedisLock implements RedisLock {
         try {
             awaitSubscribed(waiters, deadline);
             while (true) {
-                Long ttl = attemptWhileWaiting(leaseMillis, ownerId);
+                long left = waitMillis < 0 ? WAIT_FOREVER
+                        : Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                Long ttl = attemptWhileWaiting(leaseMillis, ownerId, left);
                 if (ttl == null) {
                     return acquired(leaseMillis, ownerId, start);
                 }
                 long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (remaining <= 0) {
-                    return gaveUp(ownerId, start);
+                    return gaveUp(ownerId, start, true);
                 }
                 long park = ttl < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(ttl, 1), remaining);
                 try {
@@ -208,14 +225,14 @@ public abstract class AbstractRedisLock implements RedisLock {
         }
     }
 
-    private @Nullable Long attempt(long leaseMillis, long ownerId) {
+    private @Nullable Long attempt(long leaseMillis, long ownerId, long waitMillis) {
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        return engine.await(engine.call(() -> acquire(lease, ownerId)), name, "acquire");
+        return engine.await(engine.call(() -> acquire(lease, ownerId, waitMillis)), name, "acquire");
     }
 
-    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId) {
+    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis) {
         try {
-            return attempt(leaseMillis, ownerId);
+            return attempt(leaseMillis, ownerId, waitMillis);
         }
         catch (LockException ex) {
             engine.ensureOpen(name);
@@ -230,8 +247,10 @@ public abstract class AbstractRedisLock implements RedisLock {
         return true;
     }
 
-    private boolean gaveUp(long ownerId, long start) {
-        abandonWait(ownerId);
+    private boolean gaveUp(long ownerId, long start, boolean waited) {
+        if (waited) {
+            abandonWait(ownerId);
+        }
         engine.listener().onTimeout(name, ownerId, System.nanoTime() - start);
         return false;
     }

@@ -1,0 +1,58 @@
+-- Releases one read hold (the newest) of an owner and recomputes the lock's TTL from the holds left.
+-- KEYS[1] lock key, KEYS[2] read-write channel
+-- ARGV[1] wake-all message, ARGV[2] reader owner field
+-- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
+local key = KEYS[1]
+local base = key
+if not string.find(key, '{', 1, true) then
+    base = '{' .. key .. '}'
+end
+
+local function sweep()
+    local longest = -3
+    for _, field in ipairs(redis.call('hkeys', key)) do
+        if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
+            local count = tonumber(redis.call('hget', key, field))
+            if count then
+                local alive = false
+                for i = count, 1, -1 do
+                    local ttl = redis.call('pttl', base .. ':' .. field .. ':rwlock_timeout:' .. i)
+                    if ttl ~= -2 then
+                        alive = true
+                        longest = math.max(longest, ttl)
+                    end
+                end
+                if not alive then
+                    redis.call('hdel', key, field)
+                end
+            end
+        end
+    end
+    return longest
+end
+
+local reader = ARGV[2]
+local count = tonumber(redis.call('hget', key, reader))
+if not count then
+    return nil
+end
+redis.call('del', base .. ':' .. reader .. ':rwlock_timeout:' .. count)
+if count <= 1 then
+    redis.call('hdel', key, reader)
+else
+    redis.call('hset', key, reader, count - 1)
+end
+local mode = redis.call('hget', key, 'mode')
+local longest = sweep()
+if mode == 'read' then
+    if redis.call('hlen', key) <= 1 then
+        redis.call('del', key)
+        redis.call('publish', KEYS[2], ARGV[1])
+    elseif longest > 0 then
+        redis.call('pexpire', key, longest)
+    end
+end
+if count <= 1 then
+    return 1
+end
+return 0
