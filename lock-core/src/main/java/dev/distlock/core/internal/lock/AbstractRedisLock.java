@@ -262,7 +262,7 @@ public abstract class AbstractRedisLock implements RedisLock {
 
     @Override
     public void unlock(long ownerId) {
-        Hold hold = engine.holds().get(key, ownerId);
+        Hold hold = engine.holds().get(key, ownerField(ownerId));
         long lease = hold == null || hold.watchdog() ? engine.watchdogMillis() : hold.leaseMillis();
         if (hold != null) {
             hold.releasing(true);
@@ -302,7 +302,10 @@ public abstract class AbstractRedisLock implements RedisLock {
     @Override
     public boolean forceUnlock() {
         boolean deleted = engine.await(engine.call(this::forceRelease), name, "force-unlock");
-        engine.holds().snapshot().stream().filter(h -> h.key().equals(key)).forEach(engine.holds()::remove);
+        if (deleted) {
+            // Only then: a read-write lock's read side refuses to delete a write-locked hash, whose holds live on.
+            engine.holds().snapshot().stream().filter(h -> h.key().equals(key)).forEach(engine.holds()::remove);
+        }
         return deleted;
     }
 
