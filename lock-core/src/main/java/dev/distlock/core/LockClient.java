@@ -57,7 +57,11 @@ public final class LockClient implements AutoCloseable {
 
     /**
      * Returns a fair lock: waiters acquire in the order they asked, across threads and clients
-     * (Redisson's {@code RFairLock} layout).
+     * (Redisson's {@code RFairLock} layout). Only the next waiter is told of a release. A waiter
+     * keeps its place by checking in at least every third of
+     * {@link LockClientOptions#fairLockWaitTimeout()}; one that stops (its process died) is dropped
+     * from the queue once that timeout passes, wherever it stands. {@code tryLock()} without a
+     * wait fails when the lock is held or someone is queued.
      * @param name lock name, not blank
      * @return the lock
      */
@@ -66,7 +70,10 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
-     * Returns a read-write lock (Redisson's {@code RReadWriteLock} layout).
+     * Returns a read-write lock (Redisson's {@code RReadWriteLock} layout). Each read hold has its
+     * own lease. Writers are preferred: while a writer waits, readers that do not already hold the
+     * read lock wait behind it (holders may re-enter), so a stream of readers cannot starve writers.
+     * The write lock holder may take the read lock (downgrade); the reverse is refused.
      * @param name lock name, not blank
      * @return the lock
      */

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.Scripts;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 
@@ -245,6 +247,8 @@ class ReadWriteLockTests {
         await().pollDelay(Duration.ofMillis(400)).atMost(Duration.ofSeconds(2))
                 .until(() -> redis.command("EXISTS", "{rw}:" + client.getId() + ":" + cOwner + ":rwlock_timeout:1")
                         .equals("0"));
+        assertThatThrownBy(() -> read.unlock(cOwner)).isInstanceOf(IllegalMonitorStateException.class);
+        assertThat(redis.command("HEXISTS", NAME, client.getId() + ":" + cOwner)).isEqualTo("0");
         read.unlock(dOwner);
         assertThat(redis.command("EXISTS", NAME)).isEqualTo("0");
     }
@@ -356,6 +360,13 @@ class ReadWriteLockTests {
         read.unlock();
         read.unlock();
         assertThat(redis.command("KEYS", "*")).isEmpty();
+    }
+
+    @Test
+    void shouldLoadEveryScriptOnTheServer() {
+        for (LuaScript script : Scripts.all()) {
+            assertThat(redis.command("SCRIPT", "LOAD", script.source())).as(script.name()).isEqualTo(script.sha1());
+        }
     }
 
     @Test

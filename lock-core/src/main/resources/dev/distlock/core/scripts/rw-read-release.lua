@@ -36,6 +36,27 @@ local count = tonumber(redis.call('hget', key, reader))
 if not count then
     return nil
 end
+local live = false
+for i = count, 1, -1 do
+    if redis.call('exists', base .. ':' .. reader .. ':rwlock_timeout:' .. i) == 1 then
+        live = true
+        break
+    end
+end
+if not live then
+    -- Every hold of this reader expired: it no longer holds the lock, whatever the hash still says.
+    redis.call('hdel', key, reader)
+    local longest = sweep()
+    if redis.call('hget', key, 'mode') == 'read' then
+        if redis.call('hlen', key) <= 1 then
+            redis.call('del', key)
+            redis.call('publish', KEYS[2], ARGV[1])
+        elseif longest > 0 then
+            redis.call('pexpire', key, longest)
+        end
+    end
+    return nil
+end
 redis.call('del', base .. ':' .. reader .. ':rwlock_timeout:' .. count)
 if count <= 1 then
     redis.call('hdel', key, reader)
