@@ -233,6 +233,29 @@ class FairLockTests {
     }
 
     @Test
+    void shouldMoveUpDeadlinesChainedBehindAWaiterThatGivesUp() throws Exception {
+        LockClient client = client(Duration.ofSeconds(5));
+        RedisLock lock = client.getFairLock(NAME);
+        lock.lock();
+        RedisLock quitter = client.getFairLock(NAME);
+        CountDownLatch gaveUp = new CountDownLatch(1);
+        start("quitter", () -> {
+            if (!quitter.tryLock(1, TimeUnit.SECONDS)) {
+                gaveUp.countDown();
+            }
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue().size() == 1);
+        // A Redisson waiter's deadline is chained one thread wait time (5 s) behind the waiter ahead of it.
+        queueDeadWaiter("redisson-client:9", 20_000);
+        long before = Long.parseLong(redis.command("ZSCORE", DEADLINES, "redisson-client:9"));
+        assertThat(gaveUp.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(queue()).containsExactly("redisson-client:9");
+        long after = Long.parseLong(redis.command("ZSCORE", DEADLINES, "redisson-client:9"));
+        assertThat(before - after).isEqualTo(5000);
+        lock.unlock();
+    }
+
+    @Test
     void shouldRefuseTryLockWithoutWaitOnlyWhenHeldOrSomeoneIsQueued() throws Exception {
         LockClient client = client(Duration.ofSeconds(5));
         RedisLock lock = client.getFairLock(NAME);
