@@ -10,6 +10,9 @@ public final class Scripts {
     /** Reentrant (and fenced) lock acquisition. */
     public static final LuaScript REENTRANT_ACQUIRE = LuaScript.load("reentrant-acquire", ScriptOutputType.INTEGER);
 
+    /** Fenced lock acquisition: reentrant acquire plus the token counter. */
+    public static final LuaScript FENCED_ACQUIRE = LuaScript.load("fenced-acquire", ScriptOutputType.MULTI);
+
     /** Reentrant lock release. */
     public static final LuaScript REENTRANT_RELEASE = LuaScript.load("reentrant-release", ScriptOutputType.INTEGER);
 
@@ -63,8 +66,8 @@ public final class Scripts {
      * @return all scripts
      */
     public static List<LuaScript> all() {
-        return List.of(REENTRANT_ACQUIRE, REENTRANT_RELEASE, RENEW, FORCE_RELEASE, FAIR_ACQUIRE, FAIR_RELEASE,
-                FAIR_ABANDON, FAIR_FORCE_RELEASE, RW_READ_ACQUIRE, RW_READ_RELEASE, RW_READ_RENEW, RW_WRITE_ACQUIRE,
-                RW_WRITE_RELEASE, RW_WRITE_RENEW, RW_WRITE_ABANDON, RW_FORCE_RELEASE);
+        return List.of(REENTRANT_ACQUIRE, FENCED_ACQUIRE, REENTRANT_RELEASE, RENEW, FORCE_RELEASE, FAIR_ACQUIRE,
+                FAIR_RELEASE, FAIR_ABANDON, FAIR_FORCE_RELEASE, RW_READ_ACQUIRE, RW_READ_RELEASE, RW_READ_RENEW,
+                RW_WRITE_ACQUIRE, RW_WRITE_RELEASE, RW_WRITE_RENEW, RW_WRITE_ABANDON, RW_FORCE_RELEASE);
     }
 }
