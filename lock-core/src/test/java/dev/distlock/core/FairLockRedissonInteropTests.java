@@ -86,7 +86,7 @@ class FairLockRedissonInteropTests {
         assertThat(acquiredAt).isPositive();
         // Redisson's unlock told our waiter on its own channel.
         assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt - unlockedAt)).isLessThan(1000);
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 
     @Test
@@ -146,6 +146,6 @@ class FairLockRedissonInteropTests {
         // A Redisson acquisition shortens every queued deadline by its thread wait time (Redisson's own rule), so
         // our waiter may be purged and re-queue, but within one renewal period (a third of the 5 s waiter timeout).
         assertThat(elapsed).isLessThan(3000);
-        await().atMost(Duration.ofSeconds(2)).until(() -> redis.command("KEYS", "*").isEmpty());
+        await().atMost(Duration.ofSeconds(2)).until(() -> TestKeys.lockKeys(redis).isEmpty());
     }
 }

@@ -80,7 +80,7 @@ class ReadWriteLockRedissonInteropTests {
             ours.writeLock().unlock();
             return got;
         })).isTrue();
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 
     @Test
@@ -99,7 +99,7 @@ class ReadWriteLockRedissonInteropTests {
             theirs.readLock().unlock();
             return null;
         });
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 
     @Test
@@ -128,6 +128,6 @@ class ReadWriteLockRedissonInteropTests {
         long enteredAt = reader.get(10, TimeUnit.SECONDS);
         assertThat(enteredAt).isPositive();
         assertThat(TimeUnit.NANOSECONDS.toMillis(enteredAt - unlockedAt)).isLessThan(1000);
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 }

@@ -117,7 +117,7 @@ class ReadWriteLockTests {
         System.out.printf("Read lock throughput, %d concurrent readers on one client: %.0f lock+unlock pairs/s%n",
                 readers, cycles.get() / seconds);
         assertThat(cycles.get()).isGreaterThan(readers);
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 
     @Test
@@ -160,7 +160,7 @@ class ReadWriteLockTests {
         write.unlock();
         assertThat(waitingReader.get(10, TimeUnit.SECONDS)).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(250));
         assertThat(waitingWriter.get(10, TimeUnit.SECONDS)).isTrue();
-        await().atMost(Duration.ofSeconds(2)).until(() -> redis.command("KEYS", "*").isEmpty());
+        await().atMost(Duration.ofSeconds(2)).until(() -> TestKeys.lockKeys(redis).isEmpty());
     }
 
     @Test
@@ -196,7 +196,7 @@ class ReadWriteLockTests {
         readerOut.countDown();
         assertThat(reader.get(10, TimeUnit.SECONDS)).isTrue();
         read.unlock();
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 
     @Test
@@ -215,7 +215,7 @@ class ReadWriteLockTests {
         read.unlock();
         write.lock();
         write.unlock();
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 
     @Test
@@ -284,7 +284,7 @@ class ReadWriteLockTests {
         assertThat(fast.heldLocks()).hasSize(1);
         read.unlock(owner);
         read.unlock(owner);
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
         assertThat(fast.heldLocks()).isEmpty();
     }
 
@@ -359,7 +359,7 @@ class ReadWriteLockTests {
         assertThat(redis.command("EXISTS", WRITERS)).isEqualTo("0");
         read.unlock();
         read.unlock();
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 
     @Test
@@ -375,7 +375,7 @@ class ReadWriteLockTests {
         read.lock();
         assertThat(rw().writeLock().forceUnlock()).isFalse();
         assertThat(rw().readLock().forceUnlock()).isTrue();
-        assertThat(redis.command("KEYS", "*")).isEmpty();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
         assertThatThrownBy(read::unlock).isInstanceOf(IllegalMonitorStateException.class);
     }
 }

@@ -199,7 +199,17 @@ public abstract class AbstractRedisLock implements RedisLock {
         ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId));
         boolean interrupted = false;
         try {
-            awaitSubscribed(waiters, deadline);
+            try {
+                awaitSubscribed(waiters, deadline);
+            }
+            catch (InterruptedException ex) {
+                // Same rules as an interrupt while parked: a queued waiter must leave the queue.
+                if (interruptible) {
+                    abandonWait(ownerId);
+                    throw ex;
+                }
+                interrupted = true;
+            }
             while (true) {
                 long left = waitMillis < 0 ? WAIT_FOREVER
                         : Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.lock;
 
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -72,8 +73,20 @@ public class FairRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
-        return engine.scripts().run(Scripts.FAIR_RELEASE, keys(), UnlockSubscriptions.WAKE_ONE,
-                Long.toString(leaseMillis), ownerField(ownerId));
+        return release(leaseMillis, ownerId, UUID.randomUUID().toString());
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        return engine.scripts().run(Scripts.FAIR_RELEASE, new String[] {key, queue, deadlines, channelPrefix, latch},
+                UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
+                Long.toString(engine.unlockLatchMillis()));
+    }
+
+    @Override
+    protected boolean idempotentRelease() {
+        return true;
     }
 
     @Override

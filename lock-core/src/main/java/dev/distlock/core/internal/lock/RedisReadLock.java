@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.lock;
 
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -46,8 +47,19 @@ public class RedisReadLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
-        return engine.scripts().run(Scripts.RW_READ_RELEASE, new String[] {key, channel}, UnlockSubscriptions.WAKE_ALL,
-                ownerField(ownerId));
+        return release(leaseMillis, ownerId, UUID.randomUUID().toString());
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        return engine.scripts().run(Scripts.RW_READ_RELEASE, new String[] {key, channel, latch},
+                UnlockSubscriptions.WAKE_ALL, ownerField(ownerId), Long.toString(engine.unlockLatchMillis()));
+    }
+
+    @Override
+    protected boolean idempotentRelease() {
+        return true;
     }
 
     @Override

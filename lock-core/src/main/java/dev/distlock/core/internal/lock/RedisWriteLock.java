@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.lock;
 
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -102,8 +103,20 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
-        return engine.scripts().run(Scripts.RW_WRITE_RELEASE, new String[] {key, channel}, UnlockSubscriptions.WAKE_ALL,
-                Long.toString(leaseMillis), ownerField(ownerId));
+        return release(leaseMillis, ownerId, UUID.randomUUID().toString());
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        return engine.scripts().run(Scripts.RW_WRITE_RELEASE, new String[] {key, channel, latch},
+                UnlockSubscriptions.WAKE_ALL, Long.toString(leaseMillis), ownerField(ownerId),
+                Long.toString(engine.unlockLatchMillis()));
+    }
+
+    @Override
+    protected boolean idempotentRelease() {
+        return true;
     }
 
     @Override
