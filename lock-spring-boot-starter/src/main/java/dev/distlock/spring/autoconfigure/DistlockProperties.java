@@ -110,8 +110,9 @@ public class DistlockProperties {
     public static class Redis {
 
         /**
-         * Redis URL, {@code redis://[user:password@]host[:port][/database]} or {@code rediss://} for TLS.
-         * When no connection is set, Spring Boot's spring.data.redis connection is used, else redis://localhost:6379.
+         * Redis URL, redis://[user:password@]host[:port][/database] or rediss:// for TLS. When no
+         * distlock.redis connection is set, Spring Boot's spring.data.redis connection is used, else
+         * redis://localhost:6379.
          */
         private @Nullable String url;
 
