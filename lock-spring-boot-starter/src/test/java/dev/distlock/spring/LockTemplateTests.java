@@ -138,6 +138,39 @@ class LockTemplateTests {
         });
     }
 
+    @Test
+    void whenLeaseLostAndPolicyInterruptThenHoldingThreadIsInterrupted() {
+        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog.max-hold=200ms").run(context -> {
+            LockTemplate template = context.getBean(LockTemplate.class);
+            long start = System.nanoTime();
+            boolean interrupted = template.execute("interrupt-me", () -> {
+                try {
+                    Thread.sleep(10_000);
+                    return false;
+                }
+                catch (InterruptedException ex) {
+                    return true;
+                }
+            });
+            assertThat(interrupted).isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            assertThat(context.getBean(LockClient.class).getLock("interrupt-me").isLocked()).isFalse();
+        });
+    }
+
+    @Test
+    void whenLeaseLostThenMetricIsCounted() {
+        runner.withBean(io.micrometer.core.instrument.MeterRegistry.class, io.micrometer.core.instrument.simple.SimpleMeterRegistry::new)
+                .withConfiguration(AutoConfigurations.of(dev.distlock.spring.autoconfigure.DistlockMetricsAutoConfiguration.class))
+                .withPropertyValues("distlock.watchdog.max-hold=100ms").run(context -> {
+                    context.getBean(LockTemplate.class).execute("lost", () -> sleep(400));
+                    var registry = context.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+                    assertThat(registry.get("distlock.lease.lost").tag("name", "lost").counter().count()).isEqualTo(1.0);
+                    assertThat(registry.get("distlock.acquire").tag("outcome", "acquired").timer().count()).isEqualTo(1);
+                    assertThat(registry.get("distlock.active").tag("name", "lost").gauge().value()).isZero();
+                });
+    }
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);

@@ -231,8 +231,14 @@ class DistlockAutoConfigurationTests {
     @Test
     void whenNoAspectJThenTheAdvisorStillApplies() {
         runner.withClassLoader(new FilteredClassLoader("org.aspectj"))
-                .run(context -> assertThat(context).hasSingleBean(DistributedLockAdvisor.class)
-                        .hasBean("org.springframework.aop.config.internalAutoProxyCreator"));
+                .withBean(dev.distlock.spring.LockedService.class)
+                .withBean("keyBean", dev.distlock.spring.LockedService.KeyBean.class)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(DistributedLockAdvisor.class)
+                            .hasBean("org.springframework.aop.config.internalAutoProxyCreator");
+                    assertThat(org.springframework.aop.support.AopUtils.isAopProxy(
+                            context.getBean(dev.distlock.spring.LockedService.class))).isTrue();
+                });
     }
 
     @Test
