@@ -238,6 +238,15 @@ class DistributedLockTests {
     }
 
     @Test
+    void whenFencedThenContextGivesIncreasingTokens() {
+        long first = service.fenced("t");
+        long second = service.fenced("t");
+        assertThat(first).isPositive();
+        assertThat(second).isGreaterThan(first);
+        assertThat(service.unfenced()).isFalse();
+    }
+
+    @Test
     @Disabled("needs MultiLock")
     void shouldLockEveryElementOfACollectionKey() {
         assertThat(service.multi(List.of("a", "b"))).isEqualTo("multi");

@@ -153,6 +153,16 @@ public class LockedService {
         return "fair";
     }
 
+    @DistributedLock(name = "fenced", key = "#id", fenced = true)
+    public long fenced(String id) {
+        return LockContext.current().fencingToken().orElseThrow();
+    }
+
+    @DistributedLock(name = "unfenced")
+    public boolean unfenced() {
+        return LockContext.current().fencingToken().isPresent();
+    }
+
     /** Argument type for property keys. */
     public record Order(String id) {
     }

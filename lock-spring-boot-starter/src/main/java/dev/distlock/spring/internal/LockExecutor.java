@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal;
 
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -11,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockLeaseExpiredException;
@@ -75,8 +77,17 @@ public final class LockExecutor implements AutoCloseable {
         Object waiter = holds.waitStarted(request, thread);
         long start = System.nanoTime();
         boolean acquired;
+        Long token = null;
         try {
-            acquired = lock.tryLock(millis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
+            if (lock instanceof FencedLock fenced) {
+                OptionalLong issued = fenced.tryLockAndGetToken(millis(request.waitTime()), millis(request.leaseTime()),
+                        TimeUnit.MILLISECONDS, ownerId);
+                acquired = issued.isPresent();
+                token = acquired ? issued.getAsLong() : null;
+            }
+            else {
+                acquired = lock.tryLock(millis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
+            }
         }
         catch (InterruptedException | RuntimeException ex) {
             obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ERROR, System.nanoTime() - start);
@@ -92,7 +103,7 @@ public final class LockExecutor implements AutoCloseable {
         }
         obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ACQUIRED, waited);
         ActiveHolds.Entry entry = holds.register(request, lock.getName(), ownerId, thread);
-        Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime());
+        Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token);
         if (scheduler != null && maxHold != null && request.leaseTime().isNegative()) {
             hold.maxHoldTask = scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -176,8 +187,11 @@ public final class LockExecutor implements AutoCloseable {
         final long acquiredNanos;
         volatile boolean released;
         volatile @Nullable ScheduledFuture<?> maxHoldTask;
+        private final @Nullable Long token;
 
-        Hold(RedisLock lock, LockRequest request, long ownerId, ActiveHolds.Entry entry, long acquiredNanos) {
+        Hold(RedisLock lock, LockRequest request, long ownerId, ActiveHolds.Entry entry, long acquiredNanos,
+                @Nullable Long token) {
+            this.token = token;
             this.lock = lock;
             this.request = request;
             this.ownerId = ownerId;
@@ -202,8 +216,7 @@ public final class LockExecutor implements AutoCloseable {
 
         /** @return fencing token, or {@code null} when unfenced */
         public @Nullable Long fencingToken() {
-            // TODO: read FencedLock#getToken once fencing tokens land in lock-core.
-            return null;
+            return token;
         }
 
         /**

@@ -33,8 +33,10 @@ public final class LockFactory {
      */
     public RedisLock lock(String name, LockType type, boolean fenced) {
         if (fenced) {
-            // TODO: use client.getFencedLock(name) (FencedLock#getToken) once fencing tokens land in lock-core.
-            throw new UnsupportedOperationException("Fenced lock '" + name + "' needs LockClient.getFencedLock, not available yet");
+            if (type != LockType.REENTRANT) {
+                throw new IllegalStateException("Lock '" + name + "': fenced = true needs type REENTRANT, not " + type);
+            }
+            return client.getFencedLock(name);
         }
         return switch (type) {
             case REENTRANT -> client.getLock(name);
