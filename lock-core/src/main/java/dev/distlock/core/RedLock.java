@@ -27,7 +27,9 @@ import dev.distlock.core.internal.lock.CompositeLocks;
  * the members' watchdog timeout and every member keeps renewing its own hold.
  *
  * <p><b>Releasing.</b> {@link #unlock()} releases on every master; masters that are down are
- * skipped (their hold expires with its lease). It fails only when no master held the lock.
+ * skipped (their hold expires with its lease). It fails only when no master released it: with an
+ * {@link IllegalMonitorStateException} when the reachable masters do not hold it, else with the
+ * failures of the unreachable ones.
  *
  * <p><b>Limits.</b> Redlock is only as safe as its timing assumptions. A holder whose process pauses
  * (GC, swapping, a stopped VM) longer than the validity keeps acting after its lock expired and
@@ -222,9 +224,12 @@ public final class RedLock implements RedisLock {
             }
             return;
         }
-        if (failures.isEmpty()) {
-            throw new IllegalMonitorStateException("Cannot unlock red lock " + name + ": none of its " + notHeld
-                    + " masters holds it for owner " + ownerId + " (expired, force-unlocked or never taken)");
+        if (notHeld > 0) {
+            IllegalMonitorStateException ex = new IllegalMonitorStateException("Cannot unlock red lock " + name
+                    + ": none of its " + notHeld + " reachable masters (of " + locks.size() + ") holds it for owner "
+                    + ownerId + " (expired, force-unlocked or never taken)");
+            failures.forEach(ex::addSuppressed);
+            throw ex;
         }
         CompositeLocks.throwAll(failures);
     }
