@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.distlock.core.test.RedisCluster;
+import dev.distlock.core.test.RedisServer;
 
 class ClusterTopologyTests {
 
@@ -120,5 +121,28 @@ class ClusterTopologyTests {
         }
         multi.unlock();
         assertThat(multi.isLocked()).isFalse();
+    }
+
+    @Test
+    void whenSlotMovedToAnotherMasterThenClientFollowsTheRedirect() throws Exception {
+        String name = namesOnEveryMaster().get(0);
+        int slot = io.lettuce.core.cluster.SlotHash.getSlot(name);
+        RedisLock lock = alice.getLock(name);
+        // Use the slot once so that the client's cached topology names master 0 for it.
+        assertThat(lock.tryLock(0, 10, TimeUnit.SECONDS)).isTrue();
+        lock.unlock();
+        RedisServer from = cluster.masters().get(0);
+        RedisServer to = cluster.masters().get(1);
+        cluster.moveEmptySlot(slot, to);
+        try {
+            assertThat(from.command("EXISTS", name)).startsWith("MOVED " + slot);
+            assertThat(lock.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
+            assertThat(to.command("EXISTS", name)).isEqualTo("1");
+            lock.unlock();
+            assertThat(to.command("EXISTS", name)).isEqualTo("0");
+        }
+        finally {
+            cluster.moveEmptySlot(slot, from);
+        }
     }
 }

@@ -140,6 +140,52 @@ public final class RedisCluster implements AutoCloseable {
         return masters.get(masterIndexOf(key));
     }
 
+    /**
+     * Gives a slot that holds no keys to another master, as the end of a slot migration does, and
+     * waits until every node agrees. Clients with a cached topology then get {@code MOVED}.
+     * @param slot the slot
+     * @param to its new master
+     */
+    public void moveEmptySlot(int slot, RedisServer to) {
+        String target = to.command("CLUSTER", "MYID");
+        String value = Integer.toString(slot);
+        // The new owner first, then everyone else, so no node is left without an owner to redirect to.
+        to.command("CLUSTER", "SETSLOT", value, "NODE", target);
+        masters.stream().filter(node -> node != to).forEach(node -> node.command("CLUSTER", "SETSLOT", value, "NODE", target));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!masters.stream().allMatch(node -> owner(node, slot).equals(target))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Nodes do not agree that slot " + slot + " moved to " + to);
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while moving slot " + slot, ex);
+            }
+        }
+    }
+
+    private static String owner(RedisServer node, int slot) {
+        // CLUSTER NODES: <id> <addr> <flags> <master> <ping> <pong> <epoch> <link> <slot or range>...
+        for (String line : node.command("CLUSTER", "NODES").split("\n")) {
+            String[] fields = line.trim().split(" ");
+            for (int i = 8; i < fields.length; i++) {
+                if (fields[i].startsWith("[")) {
+                    continue;
+                }
+                String[] range = fields[i].split("-");
+                int first = Integer.parseInt(range[0]);
+                int last = range.length > 1 ? Integer.parseInt(range[1]) : first;
+                if (first <= slot && slot <= last) {
+                    return fields[0];
+                }
+            }
+        }
+        return "";
+    }
+
     @Override
     public void close() {
         masters.forEach(RedisServer::stop);
