@@ -165,8 +165,10 @@ public final class RedLock implements RedisLock {
         long start = System.nanoTime();
         long lease = Long.MAX_VALUE;
         int granted = 0;
+        int asked = 0;
         for (int i = 0; i < locks.size(); i++) {
             RedisLock lock = locks.get(i);
+            asked++;
             lease = Math.min(lease, CompositeLocks.effectiveLeaseMillis(lock, leaseMillis));
             try {
                 if (lock.tryLock(nodeWaitMillis, leaseMillis, TimeUnit.MILLISECONDS, ownerId)) {
@@ -174,7 +176,7 @@ public final class RedLock implements RedisLock {
                 }
             }
             catch (InterruptedException ex) {
-                CompositeLocks.releaseQuietly(locks, ownerId);
+                CompositeLocks.releaseQuietly(locks.subList(0, asked), ownerId);
                 throw ex;
             }
             catch (RuntimeException ex) {
@@ -191,7 +193,9 @@ public final class RedLock implements RedisLock {
         }
         log.debug("Red lock {}: {} of {} masters granted (quorum {}), validity {} ms; releasing everywhere", name,
                 granted, locks.size(), quorum, validity);
-        CompositeLocks.releaseQuietly(locks, ownerId);
+        // Masters never asked (the quorum was already out of reach) are left alone: releasing there
+        // could only undo an earlier, re-entered hold of the same owner.
+        CompositeLocks.releaseQuietly(locks.subList(0, asked), ownerId);
         return false;
     }
 

@@ -27,7 +27,7 @@ class RedLockTests {
         servers = RedisServers.start(5);
         for (RedisServer server : servers) {
             clients.add(LockClient.create(LockClientOptions.builder().uri(server.uri())
-                    .commandTimeout(Duration.ofSeconds(1)).build()));
+                    .build()));
         }
     }
 

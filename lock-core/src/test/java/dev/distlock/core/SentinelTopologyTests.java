@@ -17,7 +17,6 @@ class SentinelTopologyTests {
     private static LockClient connect(RedisSentinelGroup group) {
         return LockClient.create(LockClientOptions.builder()
                 .sentinel(RedisSentinelGroup.MASTER_ID, group.sentinelUris())
-                .commandTimeout(Duration.ofSeconds(1))
                 .build());
     }
 
