@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -180,6 +181,24 @@ class MultiLockTests {
         assertThat(one.getLock(a).remainTimeToLive()).isPositive();
         multi.unlock(owner);
         assertThat(multi.isLocked()).isFalse();
+    }
+
+    @Test
+    void shouldLockWithoutWaitBoundAndExcludeOtherThreads() throws Exception {
+        MultiLock multi = MultiLock.of(one.getLock(unique("a")), two.getLock(unique("b")));
+        multi.lock();
+        try {
+            assertThat(CompletableFuture.supplyAsync(multi::tryLock).get(5, TimeUnit.SECONDS)).isFalse();
+            assertThat(multi.isHeldByCurrentThread()).isTrue();
+        }
+        finally {
+            multi.unlock();
+        }
+        assertThat(CompletableFuture.supplyAsync(() -> {
+            boolean acquired = multi.tryLock();
+            multi.unlock();
+            return acquired;
+        }).get(5, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test

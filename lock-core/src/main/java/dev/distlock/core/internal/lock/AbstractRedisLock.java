@@ -213,7 +213,7 @@ public abstract class AbstractRedisLock implements RedisLock {
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
         Long ttl = engine.await(engine.call(() -> acquire(lease, ownerId)), name, "acquire");
         // Replica-sync guard (off unless configured): a grant that too few replicas saw is undone.
-        return ttl != null ? ttl : sync.confirm(() -> release(lease, ownerId));
+        return ttl != null ? sync.refused(ttl) : sync.confirm(() -> release(lease, ownerId));
     }
 
     private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, ReplicaSync sync) {

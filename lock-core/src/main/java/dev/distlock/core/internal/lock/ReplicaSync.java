@@ -69,6 +69,17 @@ final class ReplicaSync {
         return RETRY_MILLIS;
     }
 
+    /**
+     * Notes a refusal by contention, which makes the outcome an ordinary timeout again.
+     * @param ttl what the acquire script returned
+     * @return {@code ttl}
+     */
+    Long refused(Long ttl) {
+        lastAcknowledged = -1;
+        lastFailure = null;
+        return ttl;
+    }
+
     /** Throws when the last attempt was refused for want of replicas, rather than by contention. */
     void throwIfShortfall() {
         if (lastAcknowledged >= 0) {
