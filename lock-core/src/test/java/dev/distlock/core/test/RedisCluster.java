@@ -17,9 +17,79 @@ public final class RedisCluster implements AutoCloseable {
     private static final int SLOTS = 16384;
 
     private final List<RedisServer> masters;
+    private final List<List<RedisServer>> replicas = new ArrayList<>();
 
     private RedisCluster(List<RedisServer> masters) {
         this.masters = masters;
+    }
+
+    /**
+     * Starts a cluster with replicas.
+     * @param masterCount number of masters, at least 3
+     * @param replicasPerMaster replicas of each master
+     * @return a cluster whose state is ok and whose replicas are in sync
+     */
+    public static RedisCluster start(int masterCount, int replicasPerMaster) {
+        RedisCluster cluster = start(masterCount);
+        try {
+            RedisServer seed = cluster.masters.get(0);
+            for (int i = 0; i < masterCount; i++) {
+                String masterId = cluster.masters.get(i).command("CLUSTER", "MYID");
+                List<RedisServer> ofMaster = new ArrayList<>();
+                cluster.replicas.add(ofMaster);
+                for (int r = 0; r < replicasPerMaster; r++) {
+                    RedisServer replica = startNode();
+                    ofMaster.add(replica);
+                    expectOk(seed, seed.command("CLUSTER", "MEET", replica.host(), Integer.toString(replica.port())));
+                    // REPLICATE needs the replica to know the master, which gossip after MEET tells it.
+                    awaitTrue(() -> replica.command("CLUSTER", "NODES").contains(masterId));
+                    expectOk(replica, replica.command("CLUSTER", "REPLICATE", masterId));
+                }
+            }
+            int total = masterCount * (1 + replicasPerMaster);
+            awaitTrue(() -> cluster.allNodes().stream().allMatch(node -> {
+                String info = node.command("CLUSTER", "INFO");
+                return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + total);
+            }));
+            awaitTrue(() -> cluster.replicas.stream().flatMap(List::stream)
+                    .allMatch(replica -> replica.command("INFO", "replication").contains("master_link_status:up")));
+            return cluster;
+        }
+        catch (RuntimeException ex) {
+            cluster.close();
+            throw ex;
+        }
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Cluster setup did not converge within 20 s");
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while setting up the cluster", ex);
+            }
+        }
+    }
+
+    private List<RedisServer> allNodes() {
+        List<RedisServer> all = new ArrayList<>(masters);
+        replicas.forEach(all::addAll);
+        return all;
+    }
+
+    /**
+     * Returns the replicas of a master.
+     * @param masterIndex index into {@link #masters()}
+     * @return its replicas (empty for a cluster without replicas)
+     */
+    public List<RedisServer> replicasOf(int masterIndex) {
+        return masterIndex < replicas.size() ? List.copyOf(replicas.get(masterIndex)) : List.of();
     }
 
     /**
@@ -188,6 +258,6 @@ public final class RedisCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        masters.forEach(RedisServer::stop);
+        allNodes().forEach(RedisServer::stop);
     }
 }
