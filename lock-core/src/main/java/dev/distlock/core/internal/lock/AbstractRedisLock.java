@@ -174,11 +174,12 @@ public abstract class AbstractRedisLock implements RedisLock {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
         long start = System.nanoTime();
-        if (attempt(leaseMillis, ownerId) == null) {
+        ReplicaSync sync = new ReplicaSync(engine, name, key);
+        if (attempt(leaseMillis, ownerId, sync) == null) {
             return acquired(leaseMillis, ownerId, start);
         }
         if (waitMillis == 0) {
-            return gaveUp(ownerId, start);
+            return gaveUp(ownerId, start, sync);
         }
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId));
@@ -186,13 +187,13 @@ public abstract class AbstractRedisLock implements RedisLock {
         try {
             awaitSubscribed(waiters, deadline);
             while (true) {
-                Long ttl = attemptWhileWaiting(leaseMillis, ownerId);
+                Long ttl = attemptWhileWaiting(leaseMillis, ownerId, sync);
                 if (ttl == null) {
                     return acquired(leaseMillis, ownerId, start);
                 }
                 long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (remaining <= 0) {
-                    return gaveUp(ownerId, start);
+                    return gaveUp(ownerId, start, sync);
                 }
                 long park = ttl < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(ttl, 1), remaining);
                 try {
@@ -226,14 +227,16 @@ public abstract class AbstractRedisLock implements RedisLock {
         }
     }
 
-    private @Nullable Long attempt(long leaseMillis, long ownerId) {
+    private @Nullable Long attempt(long leaseMillis, long ownerId, ReplicaSync sync) {
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        return engine.await(engine.call(() -> acquire(lease, ownerId)), name, "acquire");
+        Long ttl = engine.await(engine.call(() -> acquire(lease, ownerId)), name, "acquire");
+        // Replica-sync guard (off unless configured): a grant that too few replicas saw is undone.
+        return ttl != null ? sync.refused(ttl) : sync.confirm(() -> release(lease, ownerId));
     }
 
-    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId) {
+    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, ReplicaSync sync) {
         try {
-            return attempt(leaseMillis, ownerId);
+            return attempt(leaseMillis, ownerId, sync);
         }
         catch (LockException ex) {
             engine.ensureOpen(name);
@@ -248,8 +251,9 @@ public abstract class AbstractRedisLock implements RedisLock {
         return true;
     }
 
-    private boolean gaveUp(long ownerId, long start) {
+    private boolean gaveUp(long ownerId, long start, ReplicaSync sync) {
         abandonWait(ownerId);
+        sync.throwIfShortfall();
         engine.listener().onTimeout(name, ownerId, System.nanoTime() - start);
         return false;
     }
