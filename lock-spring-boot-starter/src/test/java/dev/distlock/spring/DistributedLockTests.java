@@ -247,9 +247,15 @@ class DistributedLockTests {
     }
 
     @Test
-    @Disabled("needs MultiLock")
-    void shouldLockEveryElementOfACollectionKey() {
+    void shouldLockEveryElementOfACollectionKey() throws Exception {
         assertThat(service.multi(List.of("a", "b"))).isEqualTo("multi");
+        assertThat(client.getLock("multi:a").isLocked()).isFalse();
+        RedisLock held = holdElsewhere("multi:b");
+        int calls = service.calls().get();
+        assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.multi(List.of("a", "b")));
+        assertThat(service.calls().get()).as("the method did not run").isEqualTo(calls);
+        assertThat(client.getLock("multi:a").isLocked()).as("all or nothing: 'a' was rolled back").isFalse();
+        held.unlock(heldOwner);
     }
 
     @Test

@@ -135,6 +135,7 @@ public class LockedService {
 
     @DistributedLock(name = "multi", key = "#ids", waitTime = "0")
     public String multi(List<String> ids) {
+        calls.incrementAndGet();
         return "multi";
     }
 

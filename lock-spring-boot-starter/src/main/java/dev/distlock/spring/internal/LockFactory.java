@@ -3,6 +3,8 @@ package dev.distlock.spring.internal;
 import java.util.List;
 
 import dev.distlock.core.LockClient;
+import dev.distlock.core.MultiLock;
+import dev.distlock.core.RedLock;
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockType;
 
@@ -54,18 +56,14 @@ public final class LockFactory {
      * @return the lock
      */
     public RedisLock multi(List<String> names, LockType type) {
-        // TODO: return MultiLock.of(names.stream().map(n -> lock(n, type, false)).toArray(RedisLock[]::new))
-        // once MultiLock lands in lock-core.
-        throw new UnsupportedOperationException("Multi-key lock " + names + " needs MultiLock, not available yet");
+        return MultiLock.of(names.stream().map(n -> lock(n, type, false)).toArray(RedisLock[]::new));
     }
 
     private RedisLock redLock(String name) {
         if (redLockClients.isEmpty()) {
             throw new IllegalStateException("Lock '" + name + "' is of type RED but distlock.redlock.nodes is empty");
         }
-        // TODO: return RedLock.of(redLockClients.stream().map(c -> c.getLock(name)).toArray(RedisLock[]::new))
-        // once RedLock lands in lock-core.
-        throw new UnsupportedOperationException("Red lock '" + name + "' needs RedLock, not available yet");
+        return RedLock.of(redLockClients.stream().map(c -> c.getLock(name)).toArray(RedisLock[]::new));
     }
 
     /**
