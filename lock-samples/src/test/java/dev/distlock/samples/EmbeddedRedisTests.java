@@ -51,8 +51,8 @@ class EmbeddedRedisTests {
     @Test
     void whenSpringDataRedisIsConfiguredThenNoEmbeddedRedisStarts() {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(SamplesApplication.class)
-                .properties("server.port=0", "samples.report-interval=1h",
-                        "spring.data.redis.url=" + dev.distlock.core.test.RedisServers.shared().uri())
+                .properties("spring.main.web-application-type=none", "spring.main.lazy-initialization=true",
+                        "samples.report-interval=1h", "spring.data.redis.url=" + dev.distlock.core.test.RedisServers.shared().uri())
                 .run();
         try {
             assertThat(context.containsBean(EmbeddedRedisInitializer.BEAN_NAME)).isFalse();

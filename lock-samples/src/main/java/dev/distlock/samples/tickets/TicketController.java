@@ -32,7 +32,7 @@ class TicketController {
 
     /** Customers arrive {@code gapMillis} apart while the counter is busy; they are served in arrival order. */
     @PostMapping("/demo/tickets")
-    TicketDemo demo(@RequestParam(defaultValue = "6") int customers, @RequestParam(defaultValue = "40") long gapMillis) {
+    TicketDemo demo(@RequestParam(defaultValue = "6") int customers, @RequestParam(defaultValue = "100") long gapMillis) {
         List<Ticket> tickets = Concurrently.run(customers, Duration.ofMillis(gapMillis),
                 i -> counter.serve("customer-" + (i + 1)));
         List<String> servedOrder = tickets.stream().sorted(Comparator.comparingInt(Ticket::number))
