@@ -188,12 +188,13 @@ public abstract class AbstractRedisLock implements RedisLock {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
         long start = System.nanoTime();
-        if (attempt(leaseMillis, ownerId, waitMillis) == null) {
+        ReplicaSync sync = new ReplicaSync(engine, name, key);
+        if (attempt(leaseMillis, ownerId, waitMillis, sync) == null) {
             return acquired(leaseMillis, ownerId, start);
         }
         if (waitMillis == 0) {
             // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
-            return gaveUp(ownerId, start, false);
+            return gaveUp(ownerId, start, false, sync);
         }
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId));
@@ -213,13 +214,13 @@ public abstract class AbstractRedisLock implements RedisLock {
             while (true) {
                 long left = waitMillis < 0 ? WAIT_FOREVER
                         : Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                Long ttl = attemptWhileWaiting(leaseMillis, ownerId, left);
+                Long ttl = attemptWhileWaiting(leaseMillis, ownerId, left, sync);
                 if (ttl == null) {
                     return acquired(leaseMillis, ownerId, start);
                 }
                 long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (remaining <= 0) {
-                    return gaveUp(ownerId, start, true);
+                    return gaveUp(ownerId, start, true, sync);
                 }
                 long park = ttl < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(ttl, 1), remaining);
                 try {
@@ -253,14 +254,16 @@ public abstract class AbstractRedisLock implements RedisLock {
         }
     }
 
-    private @Nullable Long attempt(long leaseMillis, long ownerId, long waitMillis) {
+    private @Nullable Long attempt(long leaseMillis, long ownerId, long waitMillis, ReplicaSync sync) {
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        return engine.await(engine.call(() -> acquire(lease, ownerId, waitMillis)), name, "acquire");
+        Long ttl = engine.await(engine.call(() -> acquire(lease, ownerId, waitMillis)), name, "acquire");
+        // Replica-sync guard (off unless configured): a grant that too few replicas saw is undone.
+        return ttl != null ? sync.refused(ttl) : sync.confirm(() -> release(lease, ownerId));
     }
 
-    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis) {
+    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis, ReplicaSync sync) {
         try {
-            return attempt(leaseMillis, ownerId, waitMillis);
+            return attempt(leaseMillis, ownerId, waitMillis, sync);
         }
         catch (LockException ex) {
             engine.ensureOpen(name);
@@ -275,10 +278,11 @@ public abstract class AbstractRedisLock implements RedisLock {
         return true;
     }
 
-    private boolean gaveUp(long ownerId, long start, boolean waited) {
+    private boolean gaveUp(long ownerId, long start, boolean waited, ReplicaSync sync) {
         if (waited) {
             abandonWait(ownerId);
         }
+        sync.throwIfShortfall();
         engine.listener().onTimeout(name, ownerId, System.nanoTime() - start);
         return false;
     }
