@@ -1,13 +1,18 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.Objects;
 
+import dev.distlock.core.internal.lock.Arguments;
 import dev.distlock.core.internal.lock.DefaultRedisReadWriteLock;
 import dev.distlock.core.internal.lock.FairRedisLock;
 import dev.distlock.core.internal.lock.FencedRedisLock;
 import dev.distlock.core.internal.lock.LockEngine;
+import dev.distlock.core.internal.lock.RedisNames;
 import dev.distlock.core.internal.lock.ReentrantRedisLock;
 
 /**
@@ -117,6 +122,31 @@ public final class LockClient implements AutoCloseable {
         long start = System.nanoTime();
         engine.await(engine.call(() -> engine.connector().commands().ping().toCompletableFuture()), "(ping)", "ping for");
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /**
+     * Reads a lock's state from Redis: holders, lease left, fair-lock queue length. One round trip
+     * per field read, all to the lock's slot; for diagnostics, not for deciding who may proceed.
+     * @param name lock name, not blank
+     * @return the state
+     */
+    public LockInfo inspect(String name) {
+        String key = engine.key(Arguments.requireName(name));
+        var redis = engine.connector().commands();
+        CompletableFuture<Map<String, String>> hash = engine.call(() -> redis.hgetall(key).toCompletableFuture());
+        CompletableFuture<Long> ttl = engine.call(() -> redis.pttl(key).toCompletableFuture());
+        CompletableFuture<Long> queue = engine.call(
+                () -> redis.llen(RedisNames.suffixed("redisson_lock_queue", key)).toCompletableFuture());
+        Map<String, String> fields = engine.await(hash, name, "inspect");
+        Map<String, Long> holders = new LinkedHashMap<>();
+        fields.forEach((field, value) -> {
+            if (!"mode".equals(field) && value.chars().allMatch(Character::isDigit) && !value.isEmpty()) {
+                holders.put(field, Long.parseLong(value));
+            }
+        });
+        long remaining = engine.await(ttl, name, "inspect");
+        return new LockInfo(name, remaining != -2, fields.get("mode"), Map.copyOf(holders), remaining,
+                engine.await(queue, name, "inspect"));
     }
 
     /**

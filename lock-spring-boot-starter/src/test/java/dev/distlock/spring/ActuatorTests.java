@@ -86,7 +86,8 @@ class ActuatorTests {
             assertThat(list.body()).contains("\"name\":\"future:ep\"").contains("\"template\":\"future\"")
                     .contains("remainingTtlMillis").contains("LockedService.future()");
             HttpResponse<String> one = get("/actuator/distlock/future:ep");
-            assertThat(one.body()).contains("\"locked\":true");
+            assertThat(one.body()).contains("\"locked\":true").contains("\"queueLength\":0")
+                    .contains("\"holders\":{\"" + client.getId() + ":");
             HttpResponse<String> force = post("/actuator/distlock/future:ep");
             assertThat(force.body()).contains("\"unlocked\":false").contains("force-unlock-enabled");
             assertThat(client.getLock("future:ep").isLocked()).isTrue();

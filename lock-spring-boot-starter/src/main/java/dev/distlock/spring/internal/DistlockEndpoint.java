@@ -13,6 +13,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockClient;
+import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLock;
 
 /**
@@ -58,10 +59,10 @@ public class DistlockEndpoint {
      */
     @ReadOperation
     public LockState lock(@Selector String name) {
-        RedisLock lock = client.getLock(name);
-        long ttl = lock.remainTimeToLive();
+        LockInfo info = client.inspect(name);
         List<HeldLockReport> local = client.heldLocks().stream().filter(h -> h.name().equals(name)).map(this::report).toList();
-        return new LockState(name, ttl != -2, ttl >= 0 ? ttl : null, local);
+        return new LockState(name, info.locked(), info.remainingTtlMillis() >= 0 ? info.remainingTtlMillis() : null,
+                info.mode(), info.holders(), info.queueLength(), local);
     }
 
     /**
@@ -132,9 +133,13 @@ public class DistlockEndpoint {
      * @param name lock name
      * @param locked whether anyone holds it
      * @param remainingTtlMillis lease left, {@code null} when not locked
+     * @param mode {@code read}/{@code write} for a read-write lock, else {@code null}
+     * @param holders every holder in Redis (owner field to hold count), whichever instance it is
+     * @param queueLength fair-lock waiters queued in Redis
      * @param localHolds holds of this instance
      */
-    public record LockState(String name, boolean locked, @Nullable Long remainingTtlMillis, List<HeldLockReport> localHolds) {
+    public record LockState(String name, boolean locked, @Nullable Long remainingTtlMillis, @Nullable String mode,
+            Map<String, Long> holders, long queueLength, List<HeldLockReport> localHolds) {
     }
 
 }
