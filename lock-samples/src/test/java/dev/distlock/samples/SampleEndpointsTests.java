@@ -20,7 +20,6 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.test.RedisServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -40,19 +39,6 @@ class SampleEndpointsTests {
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
         registry.add("distlock.redis.url", () -> RedisServers.shared().uri());
-    }
-
-    /** Skips a test whose lock kind this build of lock-core does not provide yet. */
-    private void assumeSupported(String kind, Runnable probe) {
-        boolean supported;
-        try {
-            probe.run();
-            supported = true;
-        }
-        catch (UnsupportedOperationException ex) {
-            supported = false;
-        }
-        assumeTrue(supported, () -> "lock-core has no " + kind + " lock yet");
     }
 
     private RestClient http() {
@@ -95,7 +81,6 @@ class SampleEndpointsTests {
 
     @Test
     void whenCustomersArriveOneAfterAnotherThenTheyAreServedInArrivalOrder() {
-        assumeSupported("fair", () -> client.getFairLock("probe"));
         JsonNode ticket = post("/api/tickets?customer=ada");
         assertThat(ticket.get("customer").asString()).isEqualTo("ada");
         assertThat(ticket.get("number").asInt()).isPositive();
@@ -107,7 +92,6 @@ class SampleEndpointsTests {
 
     @Test
     void whenReadersAndAWriterRunTogetherThenReadersShareAndTheWriterIsAlone() {
-        assumeSupported("read-write", () -> client.getReadWriteLock("probe"));
         assertThat(put("/api/prices/pear?price=0.75").get("price").decimalValue()).isEqualByComparingTo("0.75");
         assertThat(get("/api/prices/pear").get("price").decimalValue()).isEqualByComparingTo("0.75");
 

@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -259,15 +258,30 @@ class DistributedLockTests {
     }
 
     @Test
-    @Disabled("needs read-write lock in lock-core")
     void shouldTakeReadAndWriteLocks() throws Exception {
         assertThat(service.read("x")).isEqualTo("read");
         assertThat(service.write("x")).isEqualTo("write");
+        long owner = RedisLock.newOwnerId();
+        RedisLock readElsewhere = other.getReadWriteLock("rw:x").readLock();
+        assertThat(readElsewhere.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner)).isTrue();
+        assertThat(service.read("x")).as("readers share").isEqualTo("read");
+        assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.write("x"));
+        readElsewhere.unlock(owner);
+        RedisLock writeElsewhere = other.getReadWriteLock("rw:x").writeLock();
+        assertThat(writeElsewhere.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner)).isTrue();
+        assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.read("x"));
+        writeElsewhere.unlock(owner);
+        assertThat(service.read("x")).isEqualTo("read");
     }
 
     @Test
-    @Disabled("needs fair lock in lock-core")
-    void shouldTakeFairLock() {
+    void shouldTakeFairLock() throws Exception {
+        assertThat(service.fair("x")).isEqualTo("fair");
+        long owner = RedisLock.newOwnerId();
+        RedisLock elsewhere = other.getFairLock("fair:x");
+        assertThat(elsewhere.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner)).isTrue();
+        assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.fair("x"));
+        elsewhere.unlock(owner);
         assertThat(service.fair("x")).isEqualTo("fair");
     }
 }
