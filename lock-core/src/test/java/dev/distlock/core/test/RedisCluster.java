@@ -221,6 +221,8 @@ public final class RedisCluster implements AutoCloseable {
         String value = Integer.toString(slot);
         // The new owner first, then everyone else, so no node is left without an owner to redirect to.
         to.command("CLUSTER", "SETSLOT", value, "NODE", target);
+        // Without a higher config epoch the old owner's claim can win the gossip and undo the move.
+        to.command("CLUSTER", "BUMPEPOCH");
         masters.stream().filter(node -> node != to).forEach(node -> node.command("CLUSTER", "SETSLOT", value, "NODE", target));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!masters.stream().allMatch(node -> owner(node, slot).equals(target))) {
