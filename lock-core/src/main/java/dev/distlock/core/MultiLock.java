@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.internal.lock.Arguments;
 import dev.distlock.core.internal.lock.CompositeLocks;
 
 /**
@@ -28,7 +27,7 @@ import dev.distlock.core.internal.lock.CompositeLocks;
  * <p><b>Releasing.</b> {@link #unlock()} releases every member, even when some fail, and then
  * throws the first failure with the others attached as suppressed exceptions.
  */
-public final class MultiLock implements RedisLock {
+public final class MultiLock extends CompositeRedisLock {
 
     private final List<RedisLock> locks;
     private final List<RedisLock> ordered;
@@ -63,55 +62,16 @@ public final class MultiLock implements RedisLock {
         return name;
     }
 
-    @Override
-    public void lock() {
-        lock(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
-    }
+
+
+
+
+
+
+
 
     @Override
-    public void lock(long leaseTime, TimeUnit unit) {
-        long lease = Arguments.leaseMillis(leaseTime, unit);
-        long owner = currentOwner();
-        CompositeLocks.lockUninterruptibly(() -> acquire(WAIT_FOREVER, lease, owner));
-    }
-
-    @Override
-    public void lockInterruptibly() throws InterruptedException {
-        lockInterruptibly(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
-    }
-
-    @Override
-    public boolean tryLock() {
-        try {
-            return acquire(0, WATCHDOG_LEASE, currentOwner());
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    @Override
-    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return tryLock(time, WATCHDOG_LEASE, unit);
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        return tryLock(waitTime, leaseTime, unit, currentOwner());
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit, long ownerId) throws InterruptedException {
-        return acquire(Arguments.waitMillis(waitTime, unit), Arguments.leaseMillis(leaseTime, unit), ownerId);
-    }
-
-    private boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException {
+    boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException {
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         while (true) {
             if (acquireAll(leaseMillis, ownerId, deadline)) {
@@ -145,10 +105,6 @@ public final class MultiLock implements RedisLock {
         }
     }
 
-    @Override
-    public void unlock() {
-        unlock(currentOwner());
-    }
 
     @Override
     public void unlock(long ownerId) {
@@ -170,10 +126,6 @@ public final class MultiLock implements RedisLock {
         return locks.stream().anyMatch(RedisLock::isLocked);
     }
 
-    @Override
-    public boolean isHeldByCurrentThread() {
-        return isHeldBy(currentOwner());
-    }
 
     /** @return whether the owner holds every member */
     @Override
@@ -211,10 +163,6 @@ public final class MultiLock implements RedisLock {
             deleted |= lock.forceUnlock();
         }
         return deleted;
-    }
-
-    private static long currentOwner() {
-        return Thread.currentThread().getId();
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.distlock.core.internal.lock.Arguments;
 import dev.distlock.core.internal.lock.CompositeLocks;
 
 /**
@@ -40,7 +39,7 @@ import dev.distlock.core.internal.lock.CompositeLocks;
  * grows with every acquisition and reject writes carrying an older one; use Redlock only for
  * efficiency (avoiding duplicate work), or combine it with fencing.
  */
-public final class RedLock implements RedisLock {
+public final class RedLock extends CompositeRedisLock {
 
     /** Per-master wait of one round when the caller waits forever. */
     private static final long FOREVER_NODE_WAIT_MILLIS = 1500;
@@ -97,55 +96,16 @@ public final class RedLock implements RedisLock {
         return name;
     }
 
-    @Override
-    public void lock() {
-        lock(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
-    }
+
+
+
+
+
+
+
 
     @Override
-    public void lock(long leaseTime, TimeUnit unit) {
-        long lease = Arguments.leaseMillis(leaseTime, unit);
-        long owner = currentOwner();
-        CompositeLocks.lockUninterruptibly(() -> acquire(WAIT_FOREVER, lease, owner));
-    }
-
-    @Override
-    public void lockInterruptibly() throws InterruptedException {
-        lockInterruptibly(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
-    }
-
-    @Override
-    public boolean tryLock() {
-        try {
-            return acquire(0, WATCHDOG_LEASE, currentOwner());
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    @Override
-    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return tryLock(time, WATCHDOG_LEASE, unit);
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        return tryLock(waitTime, leaseTime, unit, currentOwner());
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit, long ownerId) throws InterruptedException {
-        return acquire(Arguments.waitMillis(waitTime, unit), Arguments.leaseMillis(leaseTime, unit), ownerId);
-    }
-
-    private boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException {
+    boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException {
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         while (true) {
             long nodeWait = deadline == Long.MAX_VALUE ? FOREVER_NODE_WAIT_MILLIS
@@ -199,10 +159,6 @@ public final class RedLock implements RedisLock {
         return false;
     }
 
-    @Override
-    public void unlock() {
-        unlock(currentOwner());
-    }
 
     @Override
     public void unlock(long ownerId) {
@@ -244,10 +200,6 @@ public final class RedLock implements RedisLock {
         return count(RedisLock::isLocked) >= quorum;
     }
 
-    @Override
-    public boolean isHeldByCurrentThread() {
-        return isHeldBy(currentOwner());
-    }
 
     /** @return whether at least a quorum of masters report the lock held by the owner */
     @Override
@@ -309,10 +261,6 @@ public final class RedLock implements RedisLock {
         }
         values.sort(java.util.Comparator.reverseOrder());
         return values.get(quorum - 1);
-    }
-
-    private static long currentOwner() {
-        return Thread.currentThread().getId();
     }
 
     @Override

@@ -1,0 +1,86 @@
+package dev.distlock.core;
+
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.core.internal.lock.Arguments;
+import dev.distlock.core.internal.lock.CompositeLocks;
+
+/**
+ * The {@link RedisLock} entry points of a lock made of other locks: every variant checks its
+ * arguments, picks the owner and delegates to one {@link #acquire} of the subclass.
+ */
+abstract class CompositeRedisLock implements RedisLock {
+
+    /**
+     * Acquires every member the subclass needs, for one owner.
+     * @param waitMillis wait in ms, {@code 0} to try once, {@code -1} forever
+     * @param leaseMillis lease in ms, {@code -1} for the watchdog
+     * @param ownerId owner
+     * @return whether acquired
+     * @throws InterruptedException if interrupted while waiting
+     */
+    abstract boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException;
+
+    @Override
+    public final void lock() {
+        lock(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public final void lock(long leaseTime, TimeUnit unit) {
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        long owner = currentOwner();
+        CompositeLocks.lockUninterruptibly(() -> acquire(WAIT_FOREVER, lease, owner));
+    }
+
+    @Override
+    public final void lockInterruptibly() throws InterruptedException {
+        lockInterruptibly(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public final void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
+        acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
+    }
+
+    @Override
+    public final boolean tryLock() {
+        try {
+            return acquire(0, WATCHDOG_LEASE, currentOwner());
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    public final boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        return tryLock(time, WATCHDOG_LEASE, unit);
+    }
+
+    @Override
+    public final boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        return tryLock(waitTime, leaseTime, unit, currentOwner());
+    }
+
+    @Override
+    public final boolean tryLock(long waitTime, long leaseTime, TimeUnit unit, long ownerId)
+            throws InterruptedException {
+        return acquire(Arguments.waitMillis(waitTime, unit), Arguments.leaseMillis(leaseTime, unit), ownerId);
+    }
+
+    @Override
+    public final void unlock() {
+        unlock(currentOwner());
+    }
+
+    @Override
+    public final boolean isHeldByCurrentThread() {
+        return isHeldBy(currentOwner());
+    }
+
+    static long currentOwner() {
+        return Thread.currentThread().getId();
+    }
+}
