@@ -13,9 +13,11 @@ if replay then
     return tonumber(replay)
 end
 local outcome
-if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
+local count = redis.call('hget', KEYS[1], ARGV[3])
+if not count then
     outcome = 'none'
-elseif redis.call('hincrby', KEYS[1], ARGV[3], -1) > 0 then
+elseif tonumber(count) > 1 then
+    redis.call('hincrby', KEYS[1], ARGV[3], -1)
     redis.call('pexpire', KEYS[1], ARGV[2])
     outcome = 0
 else

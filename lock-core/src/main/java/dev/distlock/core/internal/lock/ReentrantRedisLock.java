@@ -34,8 +34,11 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId) {
+        // Only an owner this client knows to hold the lock can be re-entering; everyone else skips
+        // the owner check. An acquisition whose reply was lost is then not mistaken for a re-entry.
+        boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
         return engine.scripts().run(Scripts.REENTRANT_ACQUIRE, new String[] {key}, Long.toString(leaseMillis),
-                ownerField(ownerId));
+                ownerField(ownerId), mayReenter ? "1" : "0");
     }
 
     @Override
