@@ -1,10 +1,15 @@
 -- Releases one hold of a reentrant lock, at most once per request id.
--- KEYS[1] lock key, KEYS[2] unlock channel, KEYS[3] unlock latch of this request
+-- KEYS[1] lock key, KEYS[2] unlock channel (every waiter, Redisson's too),
+-- KEYS[3] unlock latch of this request, KEYS[4] set of Distlock clients with a parked waiter
 -- ARGV[1] unlock message, ARGV[2] lease in ms to keep while holds remain, ARGV[3] owner field,
--- ARGV[4] how long the latch remembers the outcome, in ms
+-- ARGV[4] how long the latch remembers the outcome, in ms,
+-- ARGV[5] prefix of the per-client wake-up channels ('' to always broadcast)
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
 -- A retry of the same request (its reply was lost) replays the first outcome instead of
 -- releasing a second hold or failing because the first attempt already released the lock.
+-- On release, one listed Distlock client is woken on its own channel, so a release does not send
+-- every waiting client at the lock; only when none is listed (or none listens any more) does the
+-- release broadcast on the shared channel, which is also what wakes Redisson's waiters.
 local replay = redis.call('get', KEYS[3])
 if replay then
     if replay == 'none' then
@@ -22,7 +27,22 @@ elseif tonumber(count) > 1 then
     outcome = 0
 else
     redis.call('del', KEYS[1])
-    redis.call('publish', KEYS[2], ARGV[1])
+    local woken = 0
+    if ARGV[5] ~= '' then
+        while woken == 0 do
+            local client = redis.call('srandmember', KEYS[4])
+            if not client then
+                break
+            end
+            woken = redis.call('publish', ARGV[5] .. client, ARGV[1])
+            if woken == 0 then
+                redis.call('srem', KEYS[4], client)
+            end
+        end
+    end
+    if woken == 0 then
+        redis.call('publish', KEYS[2], ARGV[1])
+    end
     outcome = 1
 end
 redis.call('set', KEYS[3], outcome, 'px', ARGV[4])

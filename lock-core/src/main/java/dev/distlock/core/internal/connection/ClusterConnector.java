@@ -63,6 +63,11 @@ final class ClusterConnector implements RedisConnector {
     }
 
     @Override
+    public boolean exactSubscriberCounts() {
+        return false;
+    }
+
+    @Override
     public String describe() {
         return description;
     }

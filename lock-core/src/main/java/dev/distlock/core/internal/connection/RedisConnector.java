@@ -44,6 +44,15 @@ public interface RedisConnector extends AutoCloseable {
     }
 
     /**
+     * Returns whether PUBLISH's reply counts every subscriber of the channel. True for a single
+     * server and Sentinel; false in a cluster, where it counts only the receiving node's own.
+     * @return whether subscriber counts are exact
+     */
+    default boolean exactSubscriberCounts() {
+        return true;
+    }
+
+    /**
      * Describes the target for messages, without credentials.
      * @return e.g. {@code redis://127.0.0.1:6379}
      */

@@ -59,6 +59,38 @@ public abstract class AbstractRedisLock implements RedisLock {
     }
 
     /**
+     * Runs the acquire script once, also knowing whether the caller is subscribed and parked
+     * between attempts. Kinds with targeted wake-ups register the waiting client here.
+     * @param leaseMillis lease in ms (never -1: the watchdog lease is substituted)
+     * @param ownerId owner
+     * @param waitMillis as {@link #acquire(long, long, long)}
+     * @param waiting the local waiters the caller has joined, or {@code null} on the first attempt
+     * @return {@code null} when acquired, else the ms to wait before trying again ({@code -1} unknown)
+     */
+    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis,
+            @Nullable ChannelWaiters waiting) {
+        return acquire(leaseMillis, ownerId, waitMillis);
+    }
+
+    /**
+     * Returns a second channel that wakes this client's waiters only, for kinds whose release
+     * wakes one waiting client rather than all.
+     * @param ownerId owner
+     * @return the channel, or {@code null} when the kind only broadcasts
+     */
+    protected @Nullable String wakeAlias(long ownerId) {
+        return null;
+    }
+
+    /**
+     * Returns what to do when a targeted wake-up reaches this client after its waiters left.
+     * @return the action, or {@code null}
+     */
+    protected @Nullable Runnable unclaimedWake() {
+        return null;
+    }
+
+    /**
      * Runs the release script once.
      * @param leaseMillis lease to keep while holds remain
      * @param ownerId owner
@@ -189,7 +221,7 @@ public abstract class AbstractRedisLock implements RedisLock {
         }
         long start = System.nanoTime();
         ReplicaSync sync = new ReplicaSync(engine, name, key);
-        if (attempt(leaseMillis, ownerId, waitMillis, sync) == null) {
+        if (attempt(leaseMillis, ownerId, waitMillis, null, sync) == null) {
             return acquired(leaseMillis, ownerId, start);
         }
         if (waitMillis == 0) {
@@ -197,7 +229,7 @@ public abstract class AbstractRedisLock implements RedisLock {
             return gaveUp(ownerId, start, false, sync);
         }
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId));
+        ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId), wakeAlias(ownerId), unclaimedWake());
         boolean interrupted = false;
         try {
             try {
@@ -214,7 +246,7 @@ public abstract class AbstractRedisLock implements RedisLock {
             while (true) {
                 long left = waitMillis < 0 ? WAIT_FOREVER
                         : Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                Long ttl = attemptWhileWaiting(leaseMillis, ownerId, left, sync);
+                Long ttl = attemptWhileWaiting(leaseMillis, ownerId, left, waiters, sync);
                 if (ttl == null) {
                     return acquired(leaseMillis, ownerId, start);
                 }
@@ -254,16 +286,18 @@ public abstract class AbstractRedisLock implements RedisLock {
         }
     }
 
-    private @Nullable Long attempt(long leaseMillis, long ownerId, long waitMillis, ReplicaSync sync) {
+    private @Nullable Long attempt(long leaseMillis, long ownerId, long waitMillis, @Nullable ChannelWaiters waiting,
+            ReplicaSync sync) {
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        Long ttl = engine.await(engine.call(() -> acquire(lease, ownerId, waitMillis)), name, "acquire");
+        Long ttl = engine.await(engine.call(() -> acquire(lease, ownerId, waitMillis, waiting)), name, "acquire");
         // Replica-sync guard (off unless configured): a grant that too few replicas saw is undone.
         return ttl != null ? sync.refused(ttl) : sync.confirm(() -> release(lease, ownerId));
     }
 
-    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis, ReplicaSync sync) {
+    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis, ChannelWaiters waiting,
+            ReplicaSync sync) {
         try {
-            return attempt(leaseMillis, ownerId, waitMillis, sync);
+            return attempt(leaseMillis, ownerId, waitMillis, waiting, sync);
         }
         catch (LockException ex) {
             engine.ensureOpen(name);

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.script.Scripts;
 
 /**
@@ -35,6 +36,18 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     @Override
     protected String kind() {
         return "fenced";
+    }
+
+    @Override
+    protected boolean targetedWakeups() {
+        // Fenced waiters keep to the shared channel: the fenced acquire script does not list them.
+        return false;
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis,
+            @Nullable ChannelWaiters waiting) {
+        return acquire(leaseMillis, ownerId);
     }
 
     @Override

@@ -18,18 +18,32 @@ public final class ChannelWaiters {
     @Nullable ScheduledFuture<?> unsubscribeTask;
 
     private final String channel;
+    private final @Nullable String alias;
+    private final @Nullable Runnable onUnclaimed;
     private final UnlockSubscriptions owner;
     private final Semaphore permits = new Semaphore(0);
     private final AtomicInteger refs = new AtomicInteger();
 
-    ChannelWaiters(String channel, UnlockSubscriptions owner) {
+    ChannelWaiters(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed, UnlockSubscriptions owner) {
         this.channel = channel;
+        this.alias = alias;
+        this.onUnclaimed = onUnclaimed;
         this.owner = owner;
     }
 
     /** @return the channel name */
     public String channel() {
         return channel;
+    }
+
+    /** @return the client-specific channel that also wakes these waiters, or {@code null} */
+    public @Nullable String alias() {
+        return alias;
+    }
+
+    /** @return how many local callers wait on this channel now */
+    public int waiting() {
+        return refs.get();
     }
 
     /** @return completes when the SUBSCRIBE was confirmed */
@@ -60,6 +74,12 @@ public final class ChannelWaiters {
 
     int refs() {
         return refs.get();
+    }
+
+    void unclaimed() {
+        if (onUnclaimed != null) {
+            onUnclaimed.run();
+        }
     }
 
     void wakeOne() {

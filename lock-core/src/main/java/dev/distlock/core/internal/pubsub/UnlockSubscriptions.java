@@ -35,6 +35,7 @@ public final class UnlockSubscriptions {
     private final ScheduledExecutorService scheduler;
     private final Duration linger;
     private final Map<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
+    private final Map<String, ChannelWaiters> aliases = new ConcurrentHashMap<>();
     private @Nullable StatefulRedisPubSubConnection<String, String> connection;
     private volatile boolean closed;
 
@@ -57,17 +58,34 @@ public final class UnlockSubscriptions {
      * @param channel channel name
      * @return the channel's waiters, whose {@code ready} future completes once subscribed
      */
-    public synchronized ChannelWaiters join(String channel) {
+    public ChannelWaiters join(String channel) {
+        return join(channel, null, null);
+    }
+
+    /**
+     * Joins the waiters of a channel that can also be woken through a second, client-specific
+     * channel (targeted wake-ups). Both are subscribed together and unsubscribed together.
+     * @param channel channel name (broadcast wake-ups)
+     * @param alias second channel whose messages wake the same waiters, or {@code null}
+     * @param onUnclaimed run (on the pub/sub thread) when a message on {@code alias} finds no local
+     *     waiter, so the wake-up can be passed on instead of lost; or {@code null}
+     * @return the channel's waiters, whose {@code ready} future completes once all are subscribed
+     */
+    public synchronized ChannelWaiters join(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed) {
         if (closed) {
             throw new IllegalStateException("closed");
         }
         StatefulRedisPubSubConnection<String, String> pubSub = connection();
         ChannelWaiters waiters = channels.get(channel);
         if (waiters == null) {
-            waiters = new ChannelWaiters(channel, this);
+            waiters = new ChannelWaiters(channel, alias, onUnclaimed, this);
             channels.put(channel, waiters);
+            String[] names = alias == null ? new String[] {channel} : new String[] {channel, alias};
+            if (alias != null) {
+                aliases.put(alias, waiters);
+            }
             CompletableFuture<Void> ready = waiters.ready;
-            pubSub.async().subscribe(channel).whenComplete((ok, failure) -> {
+            pubSub.async().subscribe(names).whenComplete((ok, failure) -> {
                 if (failure != null) {
                     ready.completeExceptionally(failure);
                 }
@@ -78,6 +96,15 @@ public final class UnlockSubscriptions {
         }
         waiters.joined();
         return waiters;
+    }
+
+    /**
+     * Returns the local waiters of a channel, if any joined and the channel is still subscribed.
+     * @param channel channel name
+     * @return the waiters, or {@code null}
+     */
+    public @Nullable ChannelWaiters waitersOf(String channel) {
+        return channels.get(channel);
     }
 
     synchronized void left(ChannelWaiters waiters) {
@@ -100,9 +127,14 @@ public final class UnlockSubscriptions {
             return;
         }
         channels.remove(waiters.channel());
+        String alias = waiters.alias();
+        if (alias != null) {
+            aliases.remove(alias, waiters);
+        }
         StatefulRedisPubSubConnection<String, String> pubSub = connection;
         if (pubSub != null) {
-            pubSub.async().unsubscribe(waiters.channel()).exceptionally(failure -> {
+            String[] names = alias == null ? new String[] {waiters.channel()} : new String[] {waiters.channel(), alias};
+            pubSub.async().unsubscribe(names).exceptionally(failure -> {
                 log.debug("UNSUBSCRIBE {} failed", waiters.channel(), failure);
                 return null;
             });
@@ -126,6 +158,13 @@ public final class UnlockSubscriptions {
     private void onMessage(String channel, String message) {
         ChannelWaiters waiters = channels.get(channel);
         if (waiters == null) {
+            waiters = aliases.get(channel);
+            if (waiters != null && waiters.refs() == 0) {
+                waiters.unclaimed();
+                return;
+            }
+        }
+        if (waiters == null) {
             return;
         }
         if (WAKE_ALL.equals(message)) {
@@ -146,6 +185,7 @@ public final class UnlockSubscriptions {
         closed = true;
         channels.values().forEach(ChannelWaiters::wakeAll);
         channels.clear();
+        aliases.clear();
     }
 
     /**

@@ -16,6 +16,9 @@ public final class Scripts {
     /** Reentrant lock release. */
     public static final LuaScript REENTRANT_RELEASE = LuaScript.load("reentrant-release", ScriptOutputType.INTEGER);
 
+    /** Hands a targeted wake-up on to another waiting client. */
+    public static final LuaScript REENTRANT_PASS_WAKEUP = LuaScript.load("reentrant-pass-wakeup", ScriptOutputType.INTEGER);
+
     /** Batched lease renewal of hash-based holds. */
     public static final LuaScript RENEW = LuaScript.load("renew", ScriptOutputType.MULTI);
 
@@ -66,7 +69,7 @@ public final class Scripts {
      * @return all scripts
      */
     public static List<LuaScript> all() {
-        return List.of(REENTRANT_ACQUIRE, FENCED_ACQUIRE, REENTRANT_RELEASE, RENEW, FORCE_RELEASE, FAIR_ACQUIRE,
+        return List.of(REENTRANT_ACQUIRE, FENCED_ACQUIRE, REENTRANT_RELEASE, REENTRANT_PASS_WAKEUP, RENEW, FORCE_RELEASE, FAIR_ACQUIRE,
                 FAIR_RELEASE, FAIR_ABANDON, FAIR_FORCE_RELEASE, RW_READ_ACQUIRE, RW_READ_RELEASE, RW_READ_RENEW,
                 RW_WRITE_ACQUIRE, RW_WRITE_RELEASE, RW_WRITE_RENEW, RW_WRITE_ABANDON, RW_FORCE_RELEASE);
     }
