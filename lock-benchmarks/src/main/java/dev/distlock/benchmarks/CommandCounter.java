@@ -28,10 +28,11 @@ final class CommandCounter {
      * @param redisCalls commandstats calls, including those inside scripts, per lock+unlock
      * @param bytesIn bytes the server received, per lock+unlock
      * @param bytesOut bytes the server sent, per lock+unlock
+     * @param cpuMicros server CPU time per lock+unlock, in microseconds
      * @param connections client connections the library held open
      * @param commands network commands by name, per 100 lock+unlock
      */
-    record Cost(double networkCommands, double redisCalls, double bytesIn, double bytesOut, int connections,
+    record Cost(double networkCommands, double redisCalls, double bytesIn, double bytesOut, double cpuMicros, int connections,
             Map<String, Long> commands) {
     }
 
@@ -64,12 +65,13 @@ final class CommandCounter {
             double in = (delta.netInputBytes() - own.netInputBytes()) / (double) BYTES_CYCLES;
             double out = (delta.netOutputBytes() - own.netOutputBytes()) / (double) BYTES_CYCLES;
             double calls = delta.totalCalls() / (double) BYTES_CYCLES;
+            double cpu = (delta.cpuMicros() - own.cpuMicros()) / (double) BYTES_CYCLES;
             int connections = (int) admin.command("CLIENT", "LIST").lines().filter(l -> l.contains("cmd=")).count() - 1;
 
             Map<String, Long> network = new TreeMap<>();
             long sent = monitor(admin, () -> cycles(library, lib + ":monitor:", MONITOR_CYCLES), network);
             network.replaceAll((k, v) -> Math.round(v * 100.0 / MONITOR_CYCLES));
-            return new Cost(sent / (double) MONITOR_CYCLES, calls, in, out, connections, network);
+            return new Cost(sent / (double) MONITOR_CYCLES, calls, in, out, cpu, connections, network);
         }
     }
 

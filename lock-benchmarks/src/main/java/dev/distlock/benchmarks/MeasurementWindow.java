@@ -37,6 +37,7 @@ final class MeasurementWindow {
     private long scriptCalls;
     private long inBytes;
     private long outBytes;
+    private long cpuMicros;
     private long measuredOps;
     private long measuredTimeouts;
     private long[] handOffs = new long[1 << 14];
@@ -74,6 +75,7 @@ final class MeasurementWindow {
         scriptCalls += delta.scriptCalls();
         inBytes += delta.netInputBytes();
         outBytes += delta.netOutputBytes();
+        cpuMicros += delta.cpuMicros();
         measuredOps += ops.sum();
         measuredTimeouts += timeouts.sum();
     }
@@ -107,6 +109,7 @@ final class MeasurementWindow {
         p.setProperty("scripts", Long.toString(scriptCalls));
         p.setProperty("bytes.in", Long.toString(inBytes));
         p.setProperty("bytes.out", Long.toString(outBytes));
+        p.setProperty("redis.cpu.us", Long.toString(cpuMicros));
         if (handOffCount > 0) {
             long[] sorted = Arrays.copyOf(handOffs, handOffCount);
             Arrays.sort(sorted);

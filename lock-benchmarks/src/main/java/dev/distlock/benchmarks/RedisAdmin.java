@@ -45,9 +45,9 @@ final class RedisAdmin implements AutoCloseable {
         return readReply();
     }
 
-    /** @return counters from {@code INFO commandstats} and {@code INFO stats}, without this connection's INFO calls */
+    /** @return counters from {@code INFO commandstats}, {@code INFO stats} and {@code INFO cpu}, without this connection's INFO calls */
     RedisStats stats() {
-        return RedisStats.parse(command("INFO", "commandstats") + "\n" + command("INFO", "stats"));
+        return RedisStats.parse(command("INFO", "commandstats") + "\n" + command("INFO", "stats") + "\n" + command("INFO", "cpu"));
     }
 
     void send(String... args) {

@@ -10,13 +10,15 @@ import java.util.TreeMap;
  * @param calls calls per command name, lower case
  * @param netInputBytes total_net_input_bytes
  * @param netOutputBytes total_net_output_bytes
+ * @param cpuMicros the server's CPU time, user plus system ({@code INFO cpu}), in microseconds
  */
-record RedisStats(Map<String, Long> calls, long netInputBytes, long netOutputBytes) {
+record RedisStats(Map<String, Long> calls, long netInputBytes, long netOutputBytes, long cpuMicros) {
 
     static RedisStats parse(String info) {
         Map<String, Long> calls = new TreeMap<>();
         long in = 0;
         long out = 0;
+        double cpu = 0;
         for (String raw : info.split("\n")) {
             String line = raw.trim();
             if (line.startsWith("cmdstat_")) {
@@ -31,8 +33,11 @@ record RedisStats(Map<String, Long> calls, long netInputBytes, long netOutputByt
             else if (line.startsWith("total_net_output_bytes:")) {
                 out = Long.parseLong(line.substring(line.indexOf(':') + 1));
             }
+            else if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                cpu += Double.parseDouble(line.substring(line.indexOf(':') + 1));
+            }
         }
-        return new RedisStats(calls, in, out);
+        return new RedisStats(calls, in, out, Math.round(cpu * 1_000_000));
     }
 
     /**
@@ -48,7 +53,8 @@ record RedisStats(Map<String, Long> calls, long netInputBytes, long netOutputByt
                 delta.put(name, d);
             }
         });
-        return new RedisStats(delta, netInputBytes - before.netInputBytes, netOutputBytes - before.netOutputBytes);
+        return new RedisStats(delta, netInputBytes - before.netInputBytes, netOutputBytes - before.netOutputBytes,
+                cpuMicros - before.cpuMicros);
     }
 
     /** @return calls summed over all commands but the measurement's own ({@code info}, {@code flushall}, {@code monitor}) */

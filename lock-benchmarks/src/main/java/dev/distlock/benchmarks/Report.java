@@ -19,7 +19,8 @@ final class Report {
     }
 
     static String markdown(List<RunComparison.Row> rows, Map<String, CommandCounter.Cost> costs,
-            Map<String, String> costNotes, Map<String, CommandCounter.Renewals> renewals, Setup setup) {
+            Map<String, String> costNotes, Map<String, CommandCounter.Renewals> renewals,
+            Map<String, Map<String, Double>> interleaved, Setup setup) {
         StringBuilder md = new StringBuilder();
         md.append("Measured ").append(setup.started().truncatedTo(ChronoUnit.SECONDS)).append(" on ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
@@ -34,18 +35,20 @@ final class Report {
         md.append("Redis calls/op: `INFO commandstats` calls (including those run inside scripts) over the measurement"
                 + " iterations, divided by lock+unlock operations; scripts/op counts `EVAL`+`EVALSHA` only."
                 + " Hand-off: from the holder's unlock call to the next holder's return from lock."
+                + " Redis CPU: the server's user+system CPU time (`INFO cpu`) per operation."
                 + " Fairness: Jain's index over the threads' acquisition counts (1 = even, 1/n = one thread took all).\n\n");
-        md.append("| Scenario | Library | ops/s | x raw floor | x Redisson | Redis calls/op | scripts/op | hand-off p50 / p99 (us) | fairness (min-max per thread) |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+        md.append("| Scenario | Library | ops/s | x raw floor | x Redisson | Redis calls/op | scripts/op | Redis CPU us/op | hand-off p50 / p99 (us) | fairness (min-max per thread) |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (RunComparison.Row row : rows) {
             md.append("| ").append(row.scenario().title()).append(" | ").append(row.lib()).append(" | ");
             if (!row.measured()) {
-                md.append(row.note()).append(" | | | | | | |\n");
+                md.append(row.note()).append(" | | | | | | | |\n");
                 continue;
             }
             md.append(String.format(Locale.ROOT, "%,.0f +- %,.0f", row.score(), row.error())).append(" | ");
             md.append(ratio(row, floor(rows, row))).append(" | ").append(ratio(row, redisson(rows, row))).append(" | ");
             md.append(fixed(row.perOp("calls"))).append(" | ").append(fixed(row.perOp("scripts"))).append(" | ");
+            md.append(fixed(row.perOp("redis.cpu.us"))).append(" | ");
             md.append(row.metrics().containsKey("handoff.p50.us")
                     ? String.format(Locale.ROOT, "%,d / %,d", Long.parseLong(row.metric("handoff.p50.us")),
                             Long.parseLong(row.metric("handoff.p99.us")))
@@ -57,18 +60,30 @@ final class Report {
             md.append(" |\n");
         }
 
+        if (!interleaved.isEmpty()) {
+            md.append("\n### Cross-check: uncontended, libraries interleaved in one JVM\n\n");
+            md.append("Fresh-key lock+unlock, libraries taking turns in 0.8 s rounds (rotating order), median of 5 rounds:"
+                    + " the ratios are less exposed to load that drifts between JMH forks.\n\n");
+            md.append("| Threads | Library | ops/s | x raw floor | x Redisson |\n|---|---|---:|---:|---:|\n");
+            interleaved.forEach((id, rates) -> rates.forEach((lib, rate) -> md.append("| ")
+                    .append(id.equals("A") ? "1 (A)" : "64 (C)").append(" | ").append(lib).append(" | ")
+                    .append(String.format(Locale.ROOT, "%,.0f", rate)).append(" | ")
+                    .append(fixed(rate / rates.getOrDefault("raw", Double.NaN))).append(" | ")
+                    .append(fixed(rate / rates.getOrDefault("redisson", Double.NaN))).append(" |\n")));
+        }
+
         md.append("\n### E: cost of one uncontended lock+unlock\n\n");
         md.append("Network commands: what the client sent, from `MONITOR` (script-internal commands excluded)."
                 + " Redis calls: `INFO commandstats` delta (script-internal commands included). Bytes: `INFO stats`"
                 + " `total_net_input_bytes`/`total_net_output_bytes` deltas over 1,000 operations.\n\n");
-        md.append("| Library | network commands | commands sent per 100 ops | Redis calls | bytes to Redis | bytes from Redis | connections |\n");
-        md.append("|---|---:|---|---:|---:|---:|---:|\n");
+        md.append("| Library | network commands | commands sent per 100 ops | Redis calls | bytes to Redis | bytes from Redis | Redis CPU us | connections |\n");
+        md.append("|---|---:|---|---:|---:|---:|---:|---:|\n");
         costs.forEach((lib, cost) -> md.append("| ").append(lib).append(" | ").append(fixed(cost.networkCommands()))
                 .append(" | ").append(cost.commands().toString().replaceAll("[{}]", "")).append(" | ")
                 .append(fixed(cost.redisCalls())).append(" | ").append(String.format(Locale.ROOT, "%.0f", cost.bytesIn()))
                 .append(" | ").append(String.format(Locale.ROOT, "%.0f", cost.bytesOut())).append(" | ")
-                .append(cost.connections()).append(" |\n"));
-        costNotes.forEach((lib, note) -> md.append("| ").append(lib).append(" | failed: ").append(note).append(" | | | | | |\n"));
+                .append(fixed(cost.cpuMicros())).append(" | ").append(cost.connections()).append(" |\n"));
+        costNotes.forEach((lib, note) -> md.append("| ").append(lib).append(" | failed: ").append(note).append(" | | | | | | |\n"));
 
         if (!renewals.isEmpty()) {
             md.append("\n### B: watchdog renewals\n\n");

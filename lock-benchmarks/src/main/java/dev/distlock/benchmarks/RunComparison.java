@@ -34,7 +34,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * and writes a Markdown report. Every JMH benchmark runs in its own fork, all forks use that server.
  *
  * <p>System properties: {@code distlock.bench.results} (report path, default {@code results.md}),
- * {@code distlock.bench.only} (comma-separated scenario ids, default all),
+ * {@code distlock.bench.only} (comma-separated scenario ids: A B C16 C64 D1 D8 F R, E for the
+ * command counts, I for the interleaved cross-check; default all),
  * {@code distlock.bench.warmup} / {@code distlock.bench.measure} ({@code iterations x seconds},
  * defaults {@code 2x2} and {@code 3x3}).
  */
@@ -125,6 +126,16 @@ public final class RunComparison {
                 }
             }
 
+            Map<String, Map<String, Double>> interleaved = new LinkedHashMap<>();
+            for (String id : List.of("A", "C64")) {
+                if (only.isEmpty() || only.contains("I")) {
+                    int threads = id.equals("A") ? 1 : 64;
+                    interleaved.put(id, new Interleaved(port).uncontended(threads,
+                            List.of("raw", "distlock", "redisson", "spring-spin")));
+                    System.out.println("interleaved " + id + ": " + interleaved.get(id));
+                }
+            }
+
             List<Row> rows = new ArrayList<>();
             for (Scenario scenario : SCENARIOS) {
                 if (!only.isEmpty() && !only.contains(scenario.id())) {
@@ -143,7 +154,7 @@ public final class RunComparison {
                     rows.addAll(run(scenario, runnable, port, metricsDir, warmup, measure));
                 }
             }
-            String markdown = Report.markdown(rows, costs, costNotes, renewals, new Report.Setup(started,
+            String markdown = Report.markdown(rows, costs, costNotes, renewals, interleaved, new Report.Setup(started,
                     Duration.between(started, Instant.now()), redisVersion, warmup, measure));
             Files.writeString(report, markdown);
             System.out.println(markdown);
