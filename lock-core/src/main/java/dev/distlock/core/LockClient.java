@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import dev.distlock.core.internal.lock.FencedRedisLock;
 import dev.distlock.core.internal.lock.LockEngine;
 import dev.distlock.core.internal.lock.ReentrantRedisLock;
 
@@ -51,6 +52,16 @@ public final class LockClient implements AutoCloseable {
      */
     public RedisLock getLock(String name) {
         return new ReentrantRedisLock(engine, name);
+    }
+
+    /**
+     * Returns a fenced lock: a reentrant lock whose every acquisition returns a strictly increasing
+     * fencing token (Redisson's {@code RFencedLock} layout).
+     * @param name lock name, not blank
+     * @return the lock
+     */
+    public FencedLock getFencedLock(String name) {
+        return new FencedRedisLock(engine, name);
     }
 
     /**

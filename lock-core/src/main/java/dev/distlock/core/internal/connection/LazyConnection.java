@@ -35,11 +35,19 @@ final class LazyConnection<C extends StatefulConnection<?, ?>> {
                 throw new LockException("Lock client is closed; cannot connect to " + description);
             }
             if (connection == null) {
+                // Connecting is shared by every later caller: an interrupt aimed at this caller
+                // must not abort it. The flag is restored afterwards.
+                boolean interrupted = Thread.interrupted();
                 try {
                     connection = opener.get();
                 }
                 catch (RuntimeException ex) {
                     throw new LockException("Cannot connect to Redis at " + description + ": " + ex.getMessage(), ex);
+                }
+                finally {
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
                 }
             }
             return connection;

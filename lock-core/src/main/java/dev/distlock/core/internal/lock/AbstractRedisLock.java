@@ -52,6 +52,24 @@ public abstract class AbstractRedisLock implements RedisLock {
      */
     protected abstract CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId);
 
+    /**
+     * Runs the release script once for a given unlock request. Kinds whose release script keeps
+     * an unlock latch override this and {@link #idempotentRelease()}, so a release whose reply was
+     * lost can be retried safely; others ignore the request id.
+     * @param leaseMillis lease to keep while holds remain
+     * @param ownerId owner
+     * @param requestId unique id of this unlock call
+     * @return as {@link #release(long, long)}
+     */
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        return release(leaseMillis, ownerId);
+    }
+
+    /** @return whether a release with the same request id may be retried (it replays its first outcome) */
+    protected boolean idempotentRelease() {
+        return false;
+    }
+
     /** @return the script that renews this kind's holds (batched by the watchdog) */
     protected abstract LuaScript renewScript();
 
@@ -250,7 +268,7 @@ public abstract class AbstractRedisLock implements RedisLock {
         }
         Long result;
         try {
-            result = engine.await(engine.call(() -> release(lease, ownerId)), name, "release");
+            result = releaseOnce(lease, ownerId);
         }
         catch (LockException ex) {
             // Stop renewing: if the release did not run, the lock expires within one lease.
@@ -277,6 +295,20 @@ public abstract class AbstractRedisLock implements RedisLock {
         else if (hold != null) {
             hold.released();
             hold.releasing(false);
+        }
+    }
+
+    private @Nullable Long releaseOnce(long lease, long ownerId) {
+        String requestId = java.util.UUID.randomUUID().toString();
+        try {
+            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release");
+        }
+        catch (LockException ex) {
+            if (!idempotentRelease() || engine.isClosed()) {
+                throw ex;
+            }
+            // The reply may have been lost after the script ran; the latch makes the retry replay it.
+            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release");
         }
     }
 

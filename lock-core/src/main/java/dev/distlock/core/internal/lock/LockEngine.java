@@ -111,6 +111,11 @@ public final class LockEngine implements AutoCloseable {
         return options.watchdogTimeout().toMillis();
     }
 
+    /** @return how long an unlock latch remembers its outcome: long enough for one retry */
+    public long unlockLatchMillis() {
+        return Math.max(1000, options.commandTimeout().toMillis() * 3);
+    }
+
     /**
      * Returns the owner field of an owner: {@code <clientId>:<ownerId>}.
      * @param ownerId thread id or explicit owner id

@@ -14,7 +14,8 @@ import dev.distlock.core.internal.script.Scripts;
  */
 public class ReentrantRedisLock extends AbstractRedisLock {
 
-    private final String channel;
+    /** Channel on which releases are announced. */
+    protected final String channel;
 
     /**
      * Creates the lock.
@@ -39,8 +40,20 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
-        return engine.scripts().run(Scripts.REENTRANT_RELEASE, new String[] {key, channel},
-                UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId));
+        return release(leaseMillis, ownerId, java.util.UUID.randomUUID().toString());
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        return engine.scripts().run(Scripts.REENTRANT_RELEASE, new String[] {key, channel, latch},
+                UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
+                Long.toString(engine.unlockLatchMillis()));
+    }
+
+    @Override
+    protected boolean idempotentRelease() {
+        return true;
     }
 
     @Override

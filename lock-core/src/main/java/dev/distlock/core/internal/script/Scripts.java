@@ -10,6 +10,9 @@ public final class Scripts {
     /** Reentrant (and fenced) lock acquisition. */
     public static final LuaScript REENTRANT_ACQUIRE = LuaScript.load("reentrant-acquire", ScriptOutputType.INTEGER);
 
+    /** Fenced lock acquisition: reentrant acquire plus the token counter. */
+    public static final LuaScript FENCED_ACQUIRE = LuaScript.load("fenced-acquire", ScriptOutputType.MULTI);
+
     /** Reentrant lock release. */
     public static final LuaScript REENTRANT_RELEASE = LuaScript.load("reentrant-release", ScriptOutputType.INTEGER);
 
@@ -27,6 +30,6 @@ public final class Scripts {
      * @return all scripts
      */
     public static List<LuaScript> all() {
-        return List.of(REENTRANT_ACQUIRE, REENTRANT_RELEASE, RENEW, FORCE_RELEASE);
+        return List.of(REENTRANT_ACQUIRE, FENCED_ACQUIRE, REENTRANT_RELEASE, RENEW, FORCE_RELEASE);
     }
 }

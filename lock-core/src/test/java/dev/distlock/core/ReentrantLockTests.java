@@ -1,0 +1,260 @@
+package dev.distlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+
+/** The seed scenarios and reentrant-lock specifics beyond the contract suite. */
+class ReentrantLockTests {
+
+    private final List<String> lostLeases = new CopyOnWriteArrayList<>();
+    private RedisServer redis;
+    private LockClient client;
+    private ExecutorService pool;
+
+    @BeforeEach
+    void setUp() {
+        redis = RedisServers.shared();
+        client = LockClient.create(LockClientOptions.builder().uri(redis.uri()).watchdogTimeout(Duration.ofSeconds(3))
+                .listener(new LockListener() {
+                    @Override
+                    public void onLeaseLost(String lockName, long ownerId) {
+                        lostLeases.add(lockName);
+                    }
+                }).build());
+        pool = Executors.newCachedThreadPool();
+    }
+
+    @AfterEach
+    void tearDown() {
+        pool.shutdownNow();
+        client.close();
+    }
+
+    @Test
+    void shouldRunTenThousandSequentialLockUnlockPairsOnFreshKeys() throws Exception {
+        int pairs = 10_000;
+        String prefix = "seq:" + UUID.randomUUID() + ":";
+        long start = System.nanoTime();
+        for (int i = 0; i < pairs; i++) {
+            RedisLock lock = client.getLock(prefix + i);
+            assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS)).isTrue();
+            lock.unlock();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("[measure] uncontended lock+unlock, one thread: %.0f pairs/s (%d pairs in %.2f s)%n",
+                pairs / seconds, pairs, seconds);
+        assertThat(client.heldLocks()).isEmpty();
+        assertThat(redis.command("EXISTS", prefix + (pairs - 1))).isEqualTo("0");
+    }
+
+    @Test
+    void shouldHandOverFromOneHolderToTheNextWaiters() throws Exception {
+        RedisLock a = client.getLock("handoff:" + UUID.randomUUID());
+        a.lock(60, TimeUnit.SECONDS);
+        List<String> order = new CopyOnWriteArrayList<>();
+        CountDownLatch started = new CountDownLatch(2);
+        List<Future<?>> waiters = new ArrayList<>();
+        for (String who : List.of("B", "C")) {
+            waiters.add(pool.submit(() -> {
+                RedisLock lock = client.getLock(a.getName());
+                started.countDown();
+                lock.lock(60, TimeUnit.SECONDS);
+                order.add(who);
+                lock.unlock();
+                return null;
+            }));
+        }
+        started.await();
+        await().pollDelay(Duration.ofMillis(200)).until(() -> order.isEmpty());
+        a.unlock();
+        for (Future<?> waiter : waiters) {
+            waiter.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(order).containsExactlyInAnyOrder("B", "C");
+        assertThat(a.isLocked()).isFalse();
+    }
+
+    @Test
+    void shouldMeasureHandOffLatency() throws Exception {
+        int rounds = 30;
+        long[] latencies = new long[rounds];
+        try (LockClient other = LockClient.create(redis.uri())) {
+            for (int i = 0; i < rounds; i++) {
+                String name = "latency:" + UUID.randomUUID();
+                RedisLock holder = client.getLock(name);
+                holder.lock(60, TimeUnit.SECONDS);
+                CountDownLatch waiting = new CountDownLatch(1);
+                AtomicLong acquiredAt = new AtomicLong();
+                Future<?> waiter = pool.submit(() -> {
+                    RedisLock lock = other.getLock(name);
+                    waiting.countDown();
+                    lock.lock(60, TimeUnit.SECONDS);
+                    acquiredAt.set(System.nanoTime());
+                    lock.unlock();
+                    return null;
+                });
+                waiting.await();
+                await().pollDelay(Duration.ofMillis(50)).until(() -> !waiter.isDone());
+                long releasedAt = System.nanoTime();
+                holder.unlock();
+                waiter.get(10, TimeUnit.SECONDS);
+                latencies[i] = acquiredAt.get() - releasedAt;
+            }
+        }
+        Arrays.sort(latencies);
+        System.out.printf("[measure] hand-off latency across clients (unlock call to next holder): p50 %.2f ms, max %.2f ms%n",
+                latencies[rounds / 2] / 1e6, latencies[rounds - 1] / 1e6);
+        assertThat(latencies[rounds / 2]).isLessThan(TimeUnit.MILLISECONDS.toNanos(500));
+    }
+
+    @Test
+    void shouldLetExactlyOneOfTwoHundredRacingThreadsWin() throws Exception {
+        String name = "race:" + UUID.randomUUID();
+        int threads = 200;
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicInteger winners = new AtomicInteger();
+        List<Future<?>> racers = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            racers.add(pool.submit(() -> {
+                go.await();
+                if (client.getLock(name).tryLock(10, 60_000, TimeUnit.MILLISECONDS)) {
+                    winners.incrementAndGet();
+                }
+                return null;
+            }));
+        }
+        go.countDown();
+        for (Future<?> racer : racers) {
+            racer.get(60, TimeUnit.SECONDS);
+        }
+        assertThat(winners.get()).isEqualTo(1);
+        assertThat(redis.command("HLEN", name)).isEqualTo("1");
+    }
+
+    @Test
+    void shouldLetAllOfOneHundredWaitingThreadsWinInTurn() throws Exception {
+        String name = "turns:" + UUID.randomUUID();
+        AtomicInteger winners = new AtomicInteger();
+        List<Future<?>> workers = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            workers.add(pool.submit(() -> {
+                RedisLock lock = client.getLock(name);
+                if (lock.tryLock(30, 30, TimeUnit.SECONDS)) {
+                    winners.incrementAndGet();
+                    lock.unlock();
+                }
+                return null;
+            }));
+        }
+        for (Future<?> worker : workers) {
+            worker.get(60, TimeUnit.SECONDS);
+        }
+        assertThat(winners.get()).isEqualTo(100);
+        assertThat(client.getLock(name).isLocked()).isFalse();
+    }
+
+    @Test
+    void shouldReleaseFromAnotherThreadWithExplicitOwner() throws Exception {
+        RedisLock lock = client.getLock("owner:" + UUID.randomUUID());
+        long owner = RedisLock.newOwnerId();
+        assertThat(owner).isNegative();
+        assertThat(pool.submit(() -> lock.tryLock(0, 30, TimeUnit.SECONDS, owner)).get()).isTrue();
+        assertThat(lock.isHeldBy(owner)).isTrue();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        pool.submit(() -> lock.unlock(owner)).get();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
+    void shouldReportLeaseLossFoundByWatchdog() throws Exception {
+        RedisLock lock = client.getLock("lost:" + UUID.randomUUID());
+        lock.lock();
+        redis.command("DEL", lock.getName());
+        await().atMost(Duration.ofSeconds(5)).until(() -> lostLeases.contains(lock.getName()));
+        assertThat(client.heldLocks()).isEmpty();
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(lock.getName());
+    }
+
+    @Test
+    void shouldReportExpiredLeaseOnUnlock() throws Exception {
+        RedisLock lock = client.getLock("expired:" + UUID.randomUUID());
+        lock.lock(200, TimeUnit.MILLISECONDS);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !lock.isLocked());
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("expired");
+        assertThat(lostLeases).contains(lock.getName());
+    }
+
+    @Test
+    void shouldFailWithinCommandTimeoutWhenRedisIsUnreachable() {
+        int deadPort = RedisServers.freePort();
+        try (LockClient unreachable = LockClient.create(LockClientOptions.builder()
+                .uri("redis://127.0.0.1:" + deadPort).commandTimeout(Duration.ofMillis(500)).build())) {
+            RedisLock lock = unreachable.getLock("unreachable");
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> lock.tryLock(5, 10, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
+                    .hasMessageContaining("'unreachable'")
+                    .hasMessageContaining("127.0.0.1:" + deadPort);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5000);
+            assertThat(unreachable.heldLocks()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldFailWaitersWithClearErrorWhenClientCloses() throws Exception {
+        String name = "closing:" + UUID.randomUUID();
+        try (LockClient holder = LockClient.create(redis.uri())) {
+            holder.getLock(name).lock(60, TimeUnit.SECONDS);
+            Future<Throwable> waiter = pool.submit(() -> {
+                try {
+                    client.getLock(name).lock();
+                    return null;
+                }
+                catch (LockException ex) {
+                    return ex;
+                }
+            });
+            await().pollDelay(Duration.ofMillis(300)).until(() -> !waiter.isDone());
+            client.close();
+            assertThat(waiter.get(5, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
+                    .hasMessageContaining("closed").hasMessageContaining(name);
+        }
+    }
+
+    @Test
+    void shouldNotLeaveSubscriptionsOrHoldsBehind() throws Exception {
+        String name = "clean:" + UUID.randomUUID();
+        RedisLock lock = client.getLock(name);
+        lock.lock(30, TimeUnit.SECONDS);
+        Future<Boolean> waiter = pool.submit(() -> client.getLock(name).tryLock(200, 30_000, TimeUnit.MILLISECONDS));
+        assertThat(waiter.get(5, TimeUnit.SECONDS)).isFalse();
+        lock.unlock();
+        assertThat(client.heldLocks()).isEmpty();
+        // Only the short-lived unlock latch of the release may remain.
+        assertThat(redis.command("KEYS", "*" + name + "*").lines().filter(k -> !k.startsWith("redisson_unlock_latch:")))
+                .isEmpty();
+    }
+}

@@ -1,0 +1,340 @@
+package dev.distlock.core.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+
+/**
+ * What every lock kind promises, run against a real Redis. A kind's test class extends this and
+ * says how to make its lock, and which lock contends with it (the same kind, unless it shares).
+ */
+public abstract class AbstractRedisLockContractTests {
+
+    /** Watchdog lease used by the contract clients: short, so renewal is observable quickly. */
+    protected static final Duration WATCHDOG = Duration.ofSeconds(2);
+
+    protected RedisServer redis;
+    protected LockClient clientA;
+    protected LockClient clientB;
+    protected String name;
+    private final List<ExecutorService> executors = new ArrayList<>();
+
+    /**
+     * Returns a lock of the kind under test.
+     * @param client the client
+     * @param name lock name
+     * @return the lock
+     */
+    protected abstract RedisLock newLock(LockClient client, String name);
+
+    /**
+     * Returns a lock that cannot be held together with {@link #newLock}; by default the same kind.
+     * @param client the client
+     * @param name lock name
+     * @return the contending lock
+     */
+    protected RedisLock newContender(LockClient client, String name) {
+        return newLock(client, name);
+    }
+
+    @BeforeEach
+    void setUpClients(TestInfo info) {
+        redis = RedisServers.shared();
+        clientA = newClient();
+        clientB = newClient();
+        name = getClass().getSimpleName() + ":" + info.getTestMethod().orElseThrow().getName() + ":"
+                + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void tearDown() {
+        executors.forEach(ExecutorService::shutdownNow);
+        clientA.close();
+        clientB.close();
+    }
+
+    protected LockClient newClient() {
+        return LockClient.create(LockClientOptions.builder().uri(redis.uri()).watchdogTimeout(WATCHDOG).build());
+    }
+
+    protected <T> Future<T> inOtherThread(java.util.concurrent.Callable<T> task) {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        executors.add(executor);
+        return executor.submit(task);
+    }
+
+    @Test
+    void shouldAcquireAndRelease() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        assertThat(lock.tryLock(1, 30, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.isLocked()).isTrue();
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThat(lock.getName()).isEqualTo(name);
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+    }
+
+    @Test
+    void shouldExcludeAnotherClient() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        lock.lock(30, TimeUnit.SECONDS);
+        assertThat(inOtherThread(() -> newContender(clientB, name).tryLock()).get()).isFalse();
+        assertThat(inOtherThread(() -> newContender(clientA, name).tryLock()).get()).isFalse();
+        lock.unlock();
+        assertThat(inOtherThread(() -> {
+            RedisLock other = newContender(clientB, name);
+            boolean got = other.tryLock();
+            other.unlock();
+            return got;
+        }).get()).isTrue();
+    }
+
+    @Test
+    void shouldCountReentrantHolds() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        lock.lock();
+        assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.getHoldCount()).isEqualTo(2);
+        lock.unlock();
+        assertThat(lock.getHoldCount()).isEqualTo(1);
+        assertThat(lock.isLocked()).isTrue();
+        lock.unlock();
+        assertThat(lock.getHoldCount()).isZero();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
+    void shouldRejectUnlockByNonOwner() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        lock.lock(30, TimeUnit.SECONDS);
+        Future<Throwable> otherThread = inOtherThread(() -> catchThrowable(() -> newLock(clientA, name).unlock()));
+        assertThat(otherThread.get()).isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(name)
+                .hasMessageContaining(clientA.getId());
+        assertThatThrownBy(() -> newLock(clientB, name).unlock()).isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(clientB.getId());
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        lock.unlock();
+    }
+
+    @Test
+    void shouldRejectUnlockWhenNotLocked() {
+        assertThatThrownBy(() -> newLock(clientA, name).unlock()).isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(name)
+                .hasMessageContaining(Thread.currentThread().getName());
+    }
+
+    @Test
+    void shouldExpireLease() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        assertThat(lock.tryLock(0, 300, TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(lock.remainTimeToLive()).isBetween(1L, 300L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !lock.isLocked());
+        assertThat(inOtherThread(() -> newContender(clientB, name).tryLock(0, 10, TimeUnit.SECONDS)).get()).isTrue();
+    }
+
+    @Test
+    void shouldKeepWatchdogLeaseAliveUntilUnlock() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        lock.lock();
+        // Three watchdog timeouts: without renewal the key would have expired twice over.
+        await().during(WATCHDOG.multipliedBy(3)).atMost(WATCHDOG.multipliedBy(4))
+                .until(() -> lock.remainTimeToLive() > 0);
+        lock.unlock();
+        assertThat(lock.remainTimeToLive()).isEqualTo(-2);
+        assertThat(clientA.heldLocks()).isEmpty();
+    }
+
+    @Test
+    void shouldReturnFalseWhenWaitIsSpent() throws Exception {
+        newLock(clientA, name).lock(30, TimeUnit.SECONDS);
+        long start = System.nanoTime();
+        boolean acquired = inOtherThread(() -> newContender(clientB, name).tryLock(1, 30, TimeUnit.SECONDS)).get();
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(acquired).isFalse();
+        assertThat(elapsedMillis).isBetween(900L, 4000L);
+    }
+
+    @Test
+    void shouldWakeWaiterPromptlyOnRelease() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        lock.lock(60, TimeUnit.SECONDS);
+        CountDownLatch waiting = new CountDownLatch(1);
+        AtomicLong acquiredAt = new AtomicLong();
+        Future<Boolean> waiter = inOtherThread(() -> {
+            RedisLock other = newContender(clientB, name);
+            waiting.countDown();
+            boolean got = other.tryLock(20, 30, TimeUnit.SECONDS);
+            acquiredAt.set(System.nanoTime());
+            other.unlock();
+            return got;
+        });
+        waiting.await();
+        await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !waiter.isDone());
+        long releasedAt = System.nanoTime();
+        lock.unlock();
+        assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
+        // The holder's lease was 60 s: only the unlock message can explain a wake-up this quick.
+        assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - releasedAt)).isLessThan(2000);
+    }
+
+    @Test
+    void shouldAbortWaitOnInterrupt() throws Exception {
+        newLock(clientA, name).lock(60, TimeUnit.SECONDS);
+        AtomicInteger outcome = new AtomicInteger();
+        Thread waiter = new Thread(() -> {
+            RedisLock other = newContender(clientB, name);
+            try {
+                other.lockInterruptibly();
+                outcome.set(1);
+            }
+            catch (InterruptedException ex) {
+                outcome.set(other.isHeldByCurrentThread() ? 3 : 2);
+            }
+        });
+        waiter.start();
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                .until(() -> waiter.getState() == Thread.State.TIMED_WAITING || waiter.getState() == Thread.State.WAITING);
+        waiter.interrupt();
+        waiter.join(5000);
+        assertThat(outcome.get()).as("2 = interrupted without holding the lock").isEqualTo(2);
+    }
+
+    @Test
+    void shouldRestoreInterruptFlagAfterUninterruptibleLock() throws Exception {
+        Boolean flagKept = inOtherThread(() -> {
+            Thread.currentThread().interrupt();
+            RedisLock lock = newLock(clientA, name);
+            lock.lock(30, TimeUnit.SECONDS);
+            boolean interrupted = Thread.interrupted();
+            lock.unlock();
+            return interrupted;
+        }).get();
+        assertThat(flagKept).isTrue();
+    }
+
+    @Test
+    void shouldReportRemainingTimeToLive() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        assertThat(lock.remainTimeToLive()).isEqualTo(-2);
+        lock.lock(10, TimeUnit.SECONDS);
+        assertThat(lock.remainTimeToLive()).isBetween(5_000L, 10_000L);
+        lock.unlock();
+    }
+
+    @Test
+    void shouldForceUnlockAndWakeWaiter() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        lock.lock(60, TimeUnit.SECONDS);
+        Future<Boolean> waiter = inOtherThread(() -> newContender(clientB, name).tryLock(20, 30, TimeUnit.SECONDS));
+        await().pollDelay(Duration.ofMillis(200)).until(() -> !waiter.isDone());
+        assertThat(newLock(clientB, name).forceUnlock()).isTrue();
+        assertThat(waiter.get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(newLock(clientB, name + ":absent").forceUnlock()).isFalse();
+    }
+
+    @Test
+    void shouldKeepCounterExactUnderContention() throws Exception {
+        int threadsPerClient = 4;
+        int rounds = 40;
+        int[] counter = {0};
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threadsPerClient * 2);
+        executors.add(pool);
+        for (LockClient client : List.of(clientA, clientB)) {
+            for (int t = 0; t < threadsPerClient; t++) {
+                workers.add(CompletableFuture.runAsync(() -> {
+                    RedisLock lock = newLock(client, name);
+                    for (int i = 0; i < rounds; i++) {
+                        lock.lock(30, TimeUnit.SECONDS);
+                        try {
+                            if (inside.incrementAndGet() > 1) {
+                                overlaps.incrementAndGet();
+                            }
+                            int read = counter[0];
+                            Thread.yield();
+                            counter[0] = read + 1;
+                            inside.decrementAndGet();
+                        }
+                        finally {
+                            lock.unlock();
+                        }
+                    }
+                }, pool));
+            }
+        }
+        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        assertThat(overlaps.get()).isZero();
+        assertThat(counter[0]).isEqualTo(2 * threadsPerClient * rounds);
+    }
+
+    @Test
+    void shouldLetClosedClientsLockExpire() throws Exception {
+        LockClient closing = newClient();
+        RedisLock lock = newLock(closing, name);
+        lock.lock();
+        closing.close();
+        assertThat(newLock(clientB, name).isLocked()).isTrue();
+        await().atMost(WATCHDOG.plusSeconds(3)).until(() -> !newLock(clientB, name).isLocked());
+        assertThatThrownBy(lock::lock).hasMessageContaining("closed").hasMessageContaining(name);
+    }
+
+    @Test
+    void shouldRejectBadArguments() {
+        assertThatNullPointerException().isThrownBy(() -> newLock(clientA, null)).withMessageContaining("'name'");
+        assertThatIllegalArgumentException().isThrownBy(() -> newLock(clientA, " ")).withMessageContaining("'name'");
+        RedisLock lock = newLock(clientA, name);
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(-2, 10, TimeUnit.SECONDS))
+                .withMessageContaining("'waitTime'");
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(0, 0, TimeUnit.SECONDS))
+                .withMessageContaining("'leaseTime'");
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.lock(-5, TimeUnit.SECONDS))
+                .withMessageContaining("'leaseTime'");
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.lock(Long.MAX_VALUE, TimeUnit.DAYS))
+                .withMessageContaining("'leaseTime'");
+        assertThatNullPointerException().isThrownBy(() -> lock.tryLock(1, 1, null)).withMessageContaining("'unit'");
+        assertThatNullPointerException().isThrownBy(() -> lock.lock(1, null)).withMessageContaining("'unit'");
+        assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining(name);
+        assertThat(lock.isLocked()).as("bad calls leave nothing behind").isFalse();
+    }
+
+    private static Throwable catchThrowable(Runnable call) {
+        try {
+            call.run();
+            return null;
+        }
+        catch (Throwable ex) {
+            return ex;
+        }
+    }
+}
