@@ -37,7 +37,7 @@ final class Report {
                 + " Hand-off: from the holder's unlock call to the next holder's return from lock."
                 + " Redis CPU: the server's user+system CPU time (`INFO cpu`) per operation."
                 + " Fairness: Jain's index over the threads' acquisition counts (1 = even, 1/n = one thread took all).\n\n");
-        md.append("| Scenario | Library | ops/s | x raw floor | x Redisson | Redis calls/op | scripts/op | Redis CPU us/op | hand-off p50 / p99 (us) | fairness (min-max per thread) |\n");
+        md.append("| Scenario | Library | ops/s (+- 99.9% CI) | x raw floor | x Redisson | Redis calls/op | scripts/op | Redis CPU us/op | hand-off p50 / p99 (us) | fairness (min-max per thread) |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (RunComparison.Row row : rows) {
             md.append("| ").append(row.scenario().title()).append(" | ").append(row.lib()).append(" | ");
@@ -97,6 +97,7 @@ final class Report {
         md.append("\n### Targets\n\n| Target | Measured | Met |\n|---|---|---|\n");
         find(rows, "A", "distlock").ifPresent(d -> target(md, "A: Distlock >= 0.9x raw floor",
                 ratio(d, floor(rows, d)), ratioOf(d, floor(rows, d)) >= 0.9));
+        interleavedTarget(md, interleaved.get("A"), "A (interleaved cross-check): Distlock >= 0.9x raw floor", "raw", 0.9);
         CommandCounter.Cost lease = costs.get("distlock");
         CommandCounter.Cost watchdog = costs.get("distlock-watchdog");
         if (lease != null && watchdog != null) {
@@ -112,6 +113,8 @@ final class Report {
             target(md, "C (64 threads): Distlock >= 0.8x raw floor", ratio(d, floor(rows, d)), ratioOf(d, floor(rows, d)) >= 0.8);
             target(md, "C (64 threads): Distlock >= 2x Redisson", ratio(d, redisson(rows, d)), ratioOf(d, redisson(rows, d)) >= 2);
         });
+        interleavedTarget(md, interleaved.get("C64"), "C (64 threads, interleaved): Distlock >= 0.8x raw floor", "raw", 0.8);
+        interleavedTarget(md, interleaved.get("C64"), "C (64 threads, interleaved): Distlock >= 2x Redisson", "redisson", 2);
         if (lease != null) {
             target(md, "C: one multiplexed connection", lease.connections() + " connection(s) after uncontended use",
                     lease.connections() == 1);
@@ -133,6 +136,14 @@ final class Report {
                     Math.abs(lease.networkCommands() - 2) < 0.005);
         }
         return md.toString();
+    }
+
+    private static void interleavedTarget(StringBuilder md, Map<String, Double> rates, String target, String base,
+            double bound) {
+        if (rates != null && rates.containsKey("distlock") && rates.containsKey(base)) {
+            double ratio = rates.get("distlock") / rates.get(base);
+            target(md, target, fixed(ratio), ratio >= bound);
+        }
     }
 
     private static void target(StringBuilder md, String target, String measured, boolean met) {
