@@ -1,11 +1,18 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.Objects;
 
+import dev.distlock.core.internal.lock.Arguments;
+import dev.distlock.core.internal.lock.DefaultRedisReadWriteLock;
+import dev.distlock.core.internal.lock.FairRedisLock;
 import dev.distlock.core.internal.lock.FencedRedisLock;
 import dev.distlock.core.internal.lock.LockEngine;
+import dev.distlock.core.internal.lock.RedisNames;
 import dev.distlock.core.internal.lock.ReentrantRedisLock;
 
 /**
@@ -66,21 +73,28 @@ public final class LockClient implements AutoCloseable {
 
     /**
      * Returns a fair lock: waiters acquire in the order they asked, across threads and clients
-     * (Redisson's {@code RFairLock} layout).
+     * (Redisson's {@code RFairLock} layout). Only the next waiter is told of a release. A waiter
+     * keeps its place by checking in at least every third of
+     * {@link LockClientOptions#fairLockWaitTimeout()}; one that stops (its process died) is dropped
+     * from the queue once that timeout passes, wherever it stands. {@code tryLock()} without a
+     * wait fails when the lock is held or someone is queued.
      * @param name lock name, not blank
      * @return the lock
      */
     public RedisLock getFairLock(String name) {
-        throw new UnsupportedOperationException("fair lock is not implemented yet");
+        return new FairRedisLock(engine, name);
     }
 
     /**
-     * Returns a read-write lock (Redisson's {@code RReadWriteLock} layout).
+     * Returns a read-write lock (Redisson's {@code RReadWriteLock} layout). Each read hold has its
+     * own lease. Writers are preferred: while a writer waits, readers that do not already hold the
+     * read lock wait behind it (holders may re-enter), so a stream of readers cannot starve writers.
+     * The write lock holder may take the read lock (downgrade); the reverse is refused.
      * @param name lock name, not blank
      * @return the lock
      */
     public RedisReadWriteLock getReadWriteLock(String name) {
-        throw new UnsupportedOperationException("read-write lock is not implemented yet");
+        return new DefaultRedisReadWriteLock(engine, name);
     }
 
     /**
@@ -108,6 +122,31 @@ public final class LockClient implements AutoCloseable {
         long start = System.nanoTime();
         engine.await(engine.call(() -> engine.connector().commands().ping().toCompletableFuture()), "(ping)", "ping for");
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /**
+     * Reads a lock's state from Redis: holders, lease left, fair-lock queue length. One round trip
+     * per field read, all to the lock's slot; for diagnostics, not for deciding who may proceed.
+     * @param name lock name, not blank
+     * @return the state
+     */
+    public LockInfo inspect(String name) {
+        String key = engine.key(Arguments.requireName(name));
+        var redis = engine.connector().commands();
+        CompletableFuture<Map<String, String>> hash = engine.call(() -> redis.hgetall(key).toCompletableFuture());
+        CompletableFuture<Long> ttl = engine.call(() -> redis.pttl(key).toCompletableFuture());
+        CompletableFuture<Long> queue = engine.call(
+                () -> redis.llen(RedisNames.suffixed("redisson_lock_queue", key)).toCompletableFuture());
+        Map<String, String> fields = engine.await(hash, name, "inspect");
+        Map<String, Long> holders = new LinkedHashMap<>();
+        fields.forEach((field, value) -> {
+            if (!"mode".equals(field) && value.chars().allMatch(Character::isDigit) && !value.isEmpty()) {
+                holders.put(field, Long.parseLong(value));
+            }
+        });
+        long remaining = engine.await(ttl, name, "inspect");
+        return new LockInfo(name, remaining != -2, fields.get("mode"), Map.copyOf(holders), remaining,
+                engine.await(queue, name, "inspect"));
     }
 
     /**

@@ -236,7 +236,9 @@ public final class LockClientOptions {
         /**
          * After each acquisition, waits for {@code replicas} replicas to acknowledge it
          * ({@code WAIT}); if fewer do, the hold is released and the acquisition retried within the
-         * caller's wait. Off by default.
+         * caller's wait, after which the acquisition fails with a {@link LockException} giving the
+         * numbers. Keep {@code timeout} below the command timeout, which also bounds {@code WAIT}.
+         * Off by default.
          * @param replicas replicas required, at least 1
          * @param timeout how long to wait for them
          * @return this builder

@@ -245,6 +245,21 @@ class ReentrantLockTests {
     }
 
     @Test
+    void shouldInspectHoldersAndLeaseFromRedis() throws Exception {
+        String name = "inspect:" + UUID.randomUUID();
+        assertThat(client.inspect(name)).isEqualTo(new LockInfo(name, false, null, java.util.Map.of(), -2, 0));
+        RedisLock lock = client.getLock(name);
+        lock.lock(30, TimeUnit.SECONDS);
+        lock.lock(30, TimeUnit.SECONDS);
+        LockInfo info = client.inspect(name);
+        assertThat(info.locked()).isTrue();
+        assertThat(info.holders()).containsExactly(java.util.Map.entry(client.getId() + ":" + Thread.currentThread().getId(), 2L));
+        assertThat(info.remainingTtlMillis()).isBetween(1L, 30_000L);
+        lock.unlock();
+        lock.unlock();
+    }
+
+    @Test
     void shouldNotLeaveSubscriptionsOrHoldsBehind() throws Exception {
         String name = "clean:" + UUID.randomUUID();
         RedisLock lock = client.getLock(name);

@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.connection;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -9,6 +10,8 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.protocol.ConnectionIntent;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 /**
@@ -42,6 +45,21 @@ final class ClusterConnector implements RedisConnector {
     @Override
     public int batchGroup(String key) {
         return SlotHash.getSlot(key);
+    }
+
+    @Override
+    public CompletableFuture<Long> waitForReplicas(String key, int replicas, long timeoutMillis) {
+        // WAIT counts acknowledgements of this connection's writes, so it must run on the very node
+        // connection that carried the slot-routed script: the pooled write connection of the
+        // slot's master, keyed by host and port.
+        StatefulRedisClusterConnection<String, String> connection = commands.get();
+        RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+        if (master == null) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("No master serves slot " + SlotHash.getSlot(key) + " of key '" + key + "'"));
+        }
+        return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort(), ConnectionIntent.WRITE)
+                .thenCompose(node -> node.async().waitForReplication(replicas, timeoutMillis).toCompletableFuture());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.distlock.core.internal.connection;
 
+import java.util.concurrent.CompletableFuture;
+
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
@@ -28,6 +30,18 @@ public interface RedisConnector extends AutoCloseable {
      * @return batch group of the key
      */
     int batchGroup(String key);
+
+    /**
+     * Runs {@code WAIT} on the connection that wrote the key, so that it counts the replicas that
+     * acknowledged that write.
+     * @param key the key just written (routes the command in a cluster)
+     * @param replicas replicas to wait for
+     * @param timeoutMillis how long the server waits
+     * @return how many replicas acknowledged
+     */
+    default CompletableFuture<Long> waitForReplicas(String key, int replicas, long timeoutMillis) {
+        return commands().waitForReplication(replicas, timeoutMillis).toCompletableFuture();
+    }
 
     /**
      * Describes the target for messages, without credentials.

@@ -45,6 +45,20 @@ public abstract class AbstractRedisLock implements RedisLock {
     protected abstract CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId);
 
     /**
+     * Runs the acquire script once, knowing how long the caller is still prepared to wait. Kinds
+     * that queue waiters (fair lock) or record waiting writers override this; the default ignores
+     * the wait.
+     * @param leaseMillis lease in ms (never -1: the watchdog lease is substituted)
+     * @param ownerId owner
+     * @param waitMillis the caller's remaining wait in ms: {@code 0} when it will not wait (do not
+     *     queue it), {@code -1} when it waits as long as needed
+     * @return {@code null} when acquired, else the ms to wait before trying again ({@code -1} unknown)
+     */
+    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis) {
+        return acquire(leaseMillis, ownerId);
+    }
+
+    /**
      * Runs the release script once.
      * @param leaseMillis lease to keep while holds remain
      * @param ownerId owner
@@ -174,25 +188,39 @@ public abstract class AbstractRedisLock implements RedisLock {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
         long start = System.nanoTime();
-        if (attempt(leaseMillis, ownerId) == null) {
+        ReplicaSync sync = new ReplicaSync(engine, name, key);
+        if (attempt(leaseMillis, ownerId, waitMillis, sync) == null) {
             return acquired(leaseMillis, ownerId, start);
         }
         if (waitMillis == 0) {
-            return gaveUp(ownerId, start);
+            // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
+            return gaveUp(ownerId, start, false, sync);
         }
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId));
         boolean interrupted = false;
         try {
-            awaitSubscribed(waiters, deadline);
+            try {
+                awaitSubscribed(waiters, deadline);
+            }
+            catch (InterruptedException ex) {
+                // Same rules as an interrupt while parked: a queued waiter must leave the queue.
+                if (interruptible) {
+                    abandonWait(ownerId);
+                    throw ex;
+                }
+                interrupted = true;
+            }
             while (true) {
-                Long ttl = attemptWhileWaiting(leaseMillis, ownerId);
+                long left = waitMillis < 0 ? WAIT_FOREVER
+                        : Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                Long ttl = attemptWhileWaiting(leaseMillis, ownerId, left, sync);
                 if (ttl == null) {
                     return acquired(leaseMillis, ownerId, start);
                 }
                 long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (remaining <= 0) {
-                    return gaveUp(ownerId, start);
+                    return gaveUp(ownerId, start, true, sync);
                 }
                 long park = ttl < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(ttl, 1), remaining);
                 try {
@@ -226,14 +254,16 @@ public abstract class AbstractRedisLock implements RedisLock {
         }
     }
 
-    private @Nullable Long attempt(long leaseMillis, long ownerId) {
+    private @Nullable Long attempt(long leaseMillis, long ownerId, long waitMillis, ReplicaSync sync) {
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        return engine.await(engine.call(() -> acquire(lease, ownerId)), name, "acquire");
+        Long ttl = engine.await(engine.call(() -> acquire(lease, ownerId, waitMillis)), name, "acquire");
+        // Replica-sync guard (off unless configured): a grant that too few replicas saw is undone.
+        return ttl != null ? sync.refused(ttl) : sync.confirm(() -> release(lease, ownerId));
     }
 
-    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId) {
+    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis, ReplicaSync sync) {
         try {
-            return attempt(leaseMillis, ownerId);
+            return attempt(leaseMillis, ownerId, waitMillis, sync);
         }
         catch (LockException ex) {
             engine.ensureOpen(name);
@@ -248,8 +278,11 @@ public abstract class AbstractRedisLock implements RedisLock {
         return true;
     }
 
-    private boolean gaveUp(long ownerId, long start) {
-        abandonWait(ownerId);
+    private boolean gaveUp(long ownerId, long start, boolean waited, ReplicaSync sync) {
+        if (waited) {
+            abandonWait(ownerId);
+        }
+        sync.throwIfShortfall();
         engine.listener().onTimeout(name, ownerId, System.nanoTime() - start);
         return false;
     }
@@ -261,7 +294,7 @@ public abstract class AbstractRedisLock implements RedisLock {
 
     @Override
     public void unlock(long ownerId) {
-        Hold hold = engine.holds().get(key, ownerId);
+        Hold hold = engine.holds().get(key, ownerField(ownerId));
         long lease = hold == null || hold.watchdog() ? engine.watchdogMillis() : hold.leaseMillis();
         if (hold != null) {
             hold.releasing(true);
@@ -315,7 +348,10 @@ public abstract class AbstractRedisLock implements RedisLock {
     @Override
     public boolean forceUnlock() {
         boolean deleted = engine.await(engine.call(this::forceRelease), name, "force-unlock");
-        engine.holds().snapshot().stream().filter(h -> h.key().equals(key)).forEach(engine.holds()::remove);
+        if (deleted) {
+            // Only then: a read-write lock's read side refuses to delete a write-locked hash, whose holds live on.
+            engine.holds().snapshot().stream().filter(h -> h.key().equals(key)).forEach(engine.holds()::remove);
+        }
         return deleted;
     }
 

@@ -8,21 +8,25 @@ import org.jspecify.annotations.Nullable;
 
 import dev.distlock.core.internal.script.LuaScript;
 
-/** The holds this client has taken and not yet released, keyed by lock key and owner. */
+/**
+ * The holds this client has taken and not yet released, keyed by lock key and owner field. The
+ * field, not the owner id, tells holds apart: the read and write sides of a read-write lock share
+ * one key and one owner id but are separate holds with separate renewals.
+ */
 public final class LocalHolds {
 
     private final Map<HoldKey, Hold> holds = new ConcurrentHashMap<>();
 
     Hold acquired(String lockName, String kind, String key, long ownerId, String ownerField, LuaScript renew,
             long leaseMillis) {
-        Hold hold = holds.computeIfAbsent(new HoldKey(key, ownerId),
+        Hold hold = holds.computeIfAbsent(new HoldKey(key, ownerField),
                 k -> new Hold(lockName, kind, key, ownerId, ownerField, renew));
         hold.acquired(leaseMillis);
         return hold;
     }
 
-    @Nullable Hold get(String key, long ownerId) {
-        return holds.get(new HoldKey(key, ownerId));
+    @Nullable Hold get(String key, String ownerField) {
+        return holds.get(new HoldKey(key, ownerField));
     }
 
     /**
@@ -31,7 +35,7 @@ public final class LocalHolds {
      * @return whether it was registered
      */
     public boolean remove(Hold hold) {
-        return holds.remove(new HoldKey(hold.key(), hold.ownerId()), hold);
+        return holds.remove(new HoldKey(hold.key(), hold.ownerField()), hold);
     }
 
     /** @return a snapshot of every hold */
@@ -43,6 +47,6 @@ public final class LocalHolds {
         holds.clear();
     }
 
-    private record HoldKey(String key, long ownerId) {
+    private record HoldKey(String key, String ownerField) {
     }
 }

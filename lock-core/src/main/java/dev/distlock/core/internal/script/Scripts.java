@@ -22,6 +22,42 @@ public final class Scripts {
     /** Owner-blind delete and wake-up. */
     public static final LuaScript FORCE_RELEASE = LuaScript.load("force-release", ScriptOutputType.INTEGER);
 
+    /** Fair lock acquisition: take, re-enter, or queue the caller with a liveness deadline. */
+    public static final LuaScript FAIR_ACQUIRE = LuaScript.load("fair-acquire", ScriptOutputType.INTEGER);
+
+    /** Fair lock release, telling only the queue head. */
+    public static final LuaScript FAIR_RELEASE = LuaScript.load("fair-release", ScriptOutputType.INTEGER);
+
+    /** Removal of a fair lock waiter that gave up. */
+    public static final LuaScript FAIR_ABANDON = LuaScript.load("fair-abandon", ScriptOutputType.INTEGER);
+
+    /** Owner-blind delete of a fair lock, telling the queue head. */
+    public static final LuaScript FAIR_FORCE_RELEASE = LuaScript.load("fair-force-release", ScriptOutputType.INTEGER);
+
+    /** Read-write lock: read side acquisition. */
+    public static final LuaScript RW_READ_ACQUIRE = LuaScript.load("rw-read-acquire", ScriptOutputType.INTEGER);
+
+    /** Read-write lock: release of one read hold. */
+    public static final LuaScript RW_READ_RELEASE = LuaScript.load("rw-read-release", ScriptOutputType.INTEGER);
+
+    /** Read-write lock: batched renewal of read holds and their timeout keys. */
+    public static final LuaScript RW_READ_RENEW = LuaScript.load("rw-read-renew", ScriptOutputType.MULTI);
+
+    /** Read-write lock: write side acquisition. */
+    public static final LuaScript RW_WRITE_ACQUIRE = LuaScript.load("rw-write-acquire", ScriptOutputType.INTEGER);
+
+    /** Read-write lock: release of one write hold (downgrading to read holds if any). */
+    public static final LuaScript RW_WRITE_RELEASE = LuaScript.load("rw-write-release", ScriptOutputType.INTEGER);
+
+    /** Read-write lock: batched renewal of write holds. */
+    public static final LuaScript RW_WRITE_RENEW = LuaScript.load("rw-write-renew", ScriptOutputType.MULTI);
+
+    /** Read-write lock: withdrawal of a waiting writer's claim. */
+    public static final LuaScript RW_WRITE_ABANDON = LuaScript.load("rw-write-abandon", ScriptOutputType.INTEGER);
+
+    /** Read-write lock: owner-blind delete in one mode. */
+    public static final LuaScript RW_FORCE_RELEASE = LuaScript.load("rw-force-release", ScriptOutputType.INTEGER);
+
     private Scripts() {
     }
 
@@ -30,6 +66,8 @@ public final class Scripts {
      * @return all scripts
      */
     public static List<LuaScript> all() {
-        return List.of(REENTRANT_ACQUIRE, FENCED_ACQUIRE, REENTRANT_RELEASE, RENEW, FORCE_RELEASE);
+        return List.of(REENTRANT_ACQUIRE, FENCED_ACQUIRE, REENTRANT_RELEASE, RENEW, FORCE_RELEASE, FAIR_ACQUIRE,
+                FAIR_RELEASE, FAIR_ABANDON, FAIR_FORCE_RELEASE, RW_READ_ACQUIRE, RW_READ_RELEASE, RW_READ_RENEW,
+                RW_WRITE_ACQUIRE, RW_WRITE_RELEASE, RW_WRITE_RENEW, RW_WRITE_ABANDON, RW_FORCE_RELEASE);
     }
 }

@@ -1,0 +1,224 @@
+package dev.distlock.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.core.internal.lock.Arguments;
+import dev.distlock.core.internal.lock.CompositeLocks;
+
+/**
+ * A lock made of several {@link RedisLock}s, held all together or not at all (Redisson's
+ * {@code RedissonMultiLock}). The members may come from different {@link LockClient}s, so one
+ * multi lock can span several Redis servers.
+ *
+ * <p><b>Acquiring.</b> Members are taken one after the other, each with what is left of the
+ * caller's wait. If one cannot be taken, every member taken so far is released and the round starts
+ * again from the first member, until the wait is spent. Members are taken in a canonical order
+ * (by key, then by server), not in the order given to {@link #of(RedisLock...)}: two callers that
+ * name the same locks in different orders therefore never hold one each while waiting for the
+ * other.
+ *
+ * <p><b>Leases.</b> The lease (or the watchdog, for {@code -1}) applies to every member; each
+ * member's lease starts when that member is taken.
+ *
+ * <p><b>Ownership.</b> One owner id spans all members: the calling thread's id for the
+ * thread-owner methods, or an explicit id from {@link RedisLock#newOwnerId()}.
+ *
+ * <p><b>Releasing.</b> {@link #unlock()} releases every member, even when some fail, and then
+ * throws the first failure with the others attached as suppressed exceptions.
+ */
+public final class MultiLock implements RedisLock {
+
+    private final List<RedisLock> locks;
+    private final List<RedisLock> ordered;
+    private final String name;
+
+    private MultiLock(List<RedisLock> locks) {
+        this.locks = locks;
+        this.ordered = CompositeLocks.canonicalOrder(locks);
+        this.name = CompositeLocks.joinedName(locks);
+    }
+
+    /**
+     * Creates a multi lock over the given locks.
+     * @param locks the members, at least one; they may come from different clients
+     * @return the multi lock
+     */
+    public static MultiLock of(RedisLock... locks) {
+        return new MultiLock(CompositeLocks.requireMembers("MultiLock", locks));
+    }
+
+    /**
+     * Returns the members in the order they were given.
+     * @return the members
+     */
+    public List<RedisLock> getLocks() {
+        return locks;
+    }
+
+    /** @return the members' names, e.g. {@code [a, b]} */
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    @Override
+    public void lock() {
+        lock(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lock(long leaseTime, TimeUnit unit) {
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        long owner = currentOwner();
+        CompositeLocks.lockUninterruptibly(() -> acquire(WAIT_FOREVER, lease, owner));
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        lockInterruptibly(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
+        acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
+    }
+
+    @Override
+    public boolean tryLock() {
+        try {
+            return acquire(0, WATCHDOG_LEASE, currentOwner());
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        return tryLock(time, WATCHDOG_LEASE, unit);
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        return tryLock(waitTime, leaseTime, unit, currentOwner());
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit, long ownerId) throws InterruptedException {
+        return acquire(Arguments.waitMillis(waitTime, unit), Arguments.leaseMillis(leaseTime, unit), ownerId);
+    }
+
+    private boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException {
+        long deadline = waitMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        while (true) {
+            if (acquireAll(leaseMillis, ownerId, deadline)) {
+                return true;
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            // A short random pause so that two callers that rolled back do not collide again in step.
+            CompositeLocks.backOff(5, 50, deadline);
+        }
+    }
+
+    private boolean acquireAll(long leaseMillis, long ownerId, long deadline) throws InterruptedException {
+        List<RedisLock> taken = new ArrayList<>(ordered.size());
+        try {
+            for (RedisLock lock : ordered) {
+                long wait = deadline == Long.MAX_VALUE ? WAIT_FOREVER
+                        : Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                if (!lock.tryLock(wait, leaseMillis, TimeUnit.MILLISECONDS, ownerId)) {
+                    CompositeLocks.releaseQuietly(CompositeLocks.reversed(taken), ownerId);
+                    return false;
+                }
+                taken.add(lock);
+            }
+            return true;
+        }
+        catch (InterruptedException | RuntimeException ex) {
+            CompositeLocks.releaseQuietly(CompositeLocks.reversed(taken), ownerId);
+            throw ex;
+        }
+    }
+
+    @Override
+    public void unlock() {
+        unlock(currentOwner());
+    }
+
+    @Override
+    public void unlock(long ownerId) {
+        List<RuntimeException> failures = new ArrayList<>();
+        for (RedisLock lock : CompositeLocks.reversed(ordered)) {
+            try {
+                lock.unlock(ownerId);
+            }
+            catch (RuntimeException ex) {
+                failures.add(ex);
+            }
+        }
+        CompositeLocks.throwAll(failures);
+    }
+
+    /** @return whether any member is held by anyone */
+    @Override
+    public boolean isLocked() {
+        return locks.stream().anyMatch(RedisLock::isLocked);
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return isHeldBy(currentOwner());
+    }
+
+    /** @return whether the owner holds every member */
+    @Override
+    public boolean isHeldBy(long ownerId) {
+        return locks.stream().allMatch(lock -> lock.isHeldBy(ownerId));
+    }
+
+    /** @return the smallest hold count of the calling thread over the members */
+    @Override
+    public int getHoldCount() {
+        return locks.stream().mapToInt(RedisLock::getHoldCount).min().orElse(0);
+    }
+
+    /** @return the shortest remaining lease over the members; {@code -2} if any member is not locked */
+    @Override
+    public long remainTimeToLive() {
+        long shortest = -1;
+        for (RedisLock lock : locks) {
+            long ttl = lock.remainTimeToLive();
+            if (ttl == -2) {
+                return -2;
+            }
+            if (ttl >= 0 && (shortest < 0 || ttl < shortest)) {
+                shortest = ttl;
+            }
+        }
+        return shortest;
+    }
+
+    /** @return whether any member was deleted */
+    @Override
+    public boolean forceUnlock() {
+        boolean deleted = false;
+        for (RedisLock lock : ordered) {
+            deleted |= lock.forceUnlock();
+        }
+        return deleted;
+    }
+
+    private static long currentOwner() {
+        return Thread.currentThread().getId();
+    }
+
+    @Override
+    public String toString() {
+        return "MultiLock" + name;
+    }
+}

@@ -1,0 +1,187 @@
+package dev.distlock.core.internal.lock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.RedisLock;
+
+/**
+ * What the multi lock and the red lock share: member checks, ordering, releasing a set of members
+ * and the uninterruptible wait of {@code lock()}.
+ */
+public final class CompositeLocks {
+
+    private static final Logger log = LoggerFactory.getLogger(CompositeLocks.class);
+
+    private CompositeLocks() {
+    }
+
+    /**
+     * Checks the members of a composite lock.
+     * @param kind {@code MultiLock} or {@code RedLock}, for messages
+     * @param locks the members
+     * @return an immutable copy
+     */
+    public static List<RedisLock> requireMembers(String kind, RedisLock[] locks) {
+        Objects.requireNonNull(locks, "'locks' must not be null");
+        if (locks.length == 0) {
+            throw new IllegalArgumentException(kind + ".of(...) needs at least one lock");
+        }
+        for (int i = 0; i < locks.length; i++) {
+            if (locks[i] == null) {
+                throw new IllegalArgumentException("'locks[" + i + "]' must not be null");
+            }
+        }
+        return List.of(locks);
+    }
+
+    /**
+     * Returns the members' names joined, e.g. {@code [a, b]}.
+     * @param locks the members
+     * @return a display name
+     */
+    public static String joinedName(List<RedisLock> locks) {
+        return locks.stream().map(RedisLock::getName).collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    /**
+     * Orders members the same way in every process that names the same locks on the same servers,
+     * whatever order the caller gave: by key, then by server.
+     * @param locks the members
+     * @return the members in canonical order
+     */
+    public static List<RedisLock> canonicalOrder(List<RedisLock> locks) {
+        List<RedisLock> sorted = new ArrayList<>(locks);
+        sorted.sort((a, b) -> sortKey(a).compareTo(sortKey(b)));
+        return List.copyOf(sorted);
+    }
+
+    private static String sortKey(RedisLock lock) {
+        if (lock instanceof AbstractRedisLock redisLock) {
+            return redisLock.key + "@" + redisLock.engine.connector().describe();
+        }
+        return lock.getName();
+    }
+
+    /**
+     * Returns a reversed copy, for releasing in the opposite order of taking.
+     * @param locks members
+     * @return the members, last first
+     */
+    public static List<RedisLock> reversed(List<RedisLock> locks) {
+        List<RedisLock> copy = new ArrayList<>(locks);
+        java.util.Collections.reverse(copy);
+        return copy;
+    }
+
+    /**
+     * Returns the lease a member gives its holds: the lease asked for, or its client's watchdog
+     * timeout.
+     * @param lock a member
+     * @param leaseMillis lease in ms, or {@code -1} for the watchdog
+     * @return lease in ms
+     */
+    public static long effectiveLeaseMillis(RedisLock lock, long leaseMillis) {
+        if (leaseMillis != LockEngine.WATCHDOG) {
+            return leaseMillis;
+        }
+        if (lock instanceof AbstractRedisLock redisLock) {
+            return redisLock.engine.watchdogMillis();
+        }
+        return LockClientOptions.DEFAULT_WATCHDOG_TIMEOUT.toMillis();
+    }
+
+    /**
+     * Releases one hold of the owner on each member, ignoring failures (a member that was not
+     * taken, or whose server is down, expires with its lease).
+     * @param locks members to release
+     * @param ownerId the owner
+     */
+    public static void releaseQuietly(List<RedisLock> locks, long ownerId) {
+        for (RedisLock lock : locks) {
+            try {
+                lock.unlock(ownerId);
+            }
+            catch (IllegalMonitorStateException ex) {
+                // Not held by this owner: nothing to undo.
+            }
+            catch (RuntimeException ex) {
+                log.debug("Releasing lock '{}' failed; it expires with its lease", lock.getName(), ex);
+            }
+        }
+    }
+
+    /**
+     * Runs a wait-forever acquisition, deferring interrupts until it succeeds.
+     * @param acquisition the interruptible acquisition, returning whether it succeeded
+     */
+    public static void lockUninterruptibly(Acquisition acquisition) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    if (acquisition.tryAcquire()) {
+                        return;
+                    }
+                }
+                catch (InterruptedException ex) {
+                    interrupted = true;
+                }
+            }
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Throws the first failure with the others suppressed, if there was any.
+     * @param failures failures in the order they happened
+     */
+    public static void throwAll(List<RuntimeException> failures) {
+        if (failures.isEmpty()) {
+            return;
+        }
+        RuntimeException first = failures.get(0);
+        failures.subList(1, failures.size()).forEach(first::addSuppressed);
+        throw first;
+    }
+
+    /**
+     * Sleeps for a random time in {@code [min, max)} ms but at most until the deadline.
+     * @param minMillis lower bound
+     * @param maxMillis upper bound
+     * @param deadline {@link System#nanoTime()} deadline, or {@link Long#MAX_VALUE}
+     * @throws InterruptedException if interrupted
+     */
+    public static void backOff(long minMillis, long maxMillis, long deadline) throws InterruptedException {
+        long pause = TimeUnit.MILLISECONDS.toNanos(java.util.concurrent.ThreadLocalRandom.current().nextLong(minMillis, maxMillis));
+        long left = deadline - System.nanoTime();
+        long nanos = Math.min(pause, Math.max(0, left));
+        if (nanos > 0) {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        }
+    }
+
+    /** An interruptible acquisition attempt. */
+    @FunctionalInterface
+    public interface Acquisition {
+
+        /**
+         * Tries to acquire.
+         * @return whether acquired
+         * @throws InterruptedException if interrupted
+         */
+        boolean tryAcquire() throws InterruptedException;
+    }
+
+}

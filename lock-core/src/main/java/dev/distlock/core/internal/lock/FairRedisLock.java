@@ -1,0 +1,120 @@
+package dev.distlock.core.internal.lock;
+
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.distlock.core.LockException;
+import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.Scripts;
+
+/**
+ * Redisson's {@code RFairLock}: the reentrant hash at the lock key, plus a queue of waiting owners
+ * ({@code redisson_lock_queue:{name}}) and their deadlines ({@code redisson_lock_timeout:{name}}).
+ * Only the queue head may take a free lock, and only the head is told of a release, on its own
+ * channel {@code redisson_lock__channel:{name}:<owner>}.
+ *
+ * <p>A deadline is a liveness lease on the server clock: each attempt of a live waiter sets it to
+ * now + {@code fairLockWaitTimeout}, and a waiter attempts at least every third of that timeout. A
+ * waiter whose process died therefore leaves the queue within one timeout, wherever it stood; every
+ * script purges expired waiters, and waiters park no longer than the earliest deadline of the
+ * others so that the purge is prompt. Waiters that are not at the head do not poll a free lock: they
+ * only renew their place every third of the timeout.
+ */
+public class FairRedisLock extends AbstractRedisLock {
+
+    private static final Logger log = LoggerFactory.getLogger(FairRedisLock.class);
+
+    private final String queue;
+    private final String deadlines;
+    private final String channelPrefix;
+
+    /**
+     * Creates the lock.
+     * @param engine the client's engine
+     * @param name lock name
+     */
+    public FairRedisLock(LockEngine engine, String name) {
+        super(engine, name);
+        this.queue = RedisNames.suffixed("redisson_lock_queue", key);
+        this.deadlines = RedisNames.suffixed("redisson_lock_timeout", key);
+        this.channelPrefix = RedisNames.suffixed("redisson_lock__channel", key);
+    }
+
+    @Override
+    protected String kind() {
+        return "fair";
+    }
+
+    private String[] keys() {
+        return new String[] {key, queue, deadlines, channelPrefix};
+    }
+
+    private long waiterTimeoutMillis() {
+        return engine.options().fairLockWaitTimeout().toMillis();
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId) {
+        return acquire(leaseMillis, ownerId, 0);
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis) {
+        long timeout = waiterTimeoutMillis();
+        return engine.scripts().run(Scripts.FAIR_ACQUIRE, keys(), Long.toString(leaseMillis), ownerField(ownerId),
+                Long.toString(waitMillis), Long.toString(timeout), Long.toString(Math.max(1, timeout / 3)),
+                UnlockSubscriptions.WAKE_ONE);
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
+        return release(leaseMillis, ownerId, UUID.randomUUID().toString());
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        return engine.scripts().run(Scripts.FAIR_RELEASE, new String[] {key, queue, deadlines, channelPrefix, latch},
+                UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
+                Long.toString(engine.unlockLatchMillis()));
+    }
+
+    @Override
+    protected boolean idempotentRelease() {
+        return true;
+    }
+
+    @Override
+    protected void abandonWait(long ownerId) {
+        try {
+            engine.<Long>await(engine.call(() -> engine.scripts().run(Scripts.FAIR_ABANDON, keys(),
+                    UnlockSubscriptions.WAKE_ONE, ownerField(ownerId), Long.toString(waiterTimeoutMillis()))), name,
+                    "leave the queue of");
+        }
+        catch (LockException ex) {
+            // The entry's deadline lapses within one waiter timeout and the next script purges it.
+            log.debug("Could not leave the queue of fair lock '{}'; it will be purged by deadline", name, ex);
+        }
+    }
+
+    @Override
+    protected LuaScript renewScript() {
+        return Scripts.RENEW;
+    }
+
+    @Override
+    protected String wakeChannel(long ownerId) {
+        return channelPrefix + ":" + ownerField(ownerId);
+    }
+
+    @Override
+    protected CompletableFuture<Boolean> forceRelease() {
+        return engine.scripts().<Long>run(Scripts.FAIR_FORCE_RELEASE, keys(), UnlockSubscriptions.WAKE_ONE)
+                .thenApply(deleted -> deleted != null && deleted == 1);
+    }
+}

@@ -1,0 +1,158 @@
+package dev.distlock.core.internal.lock;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.lettuce.core.KeyValue;
+
+import dev.distlock.core.LockException;
+import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.Scripts;
+
+/**
+ * The write side of Redisson's {@code RReadWriteLock}: owner field {@code <clientId>:<threadId>:write}
+ * in the lock hash (mode {@code write}). Re-entry resets the lease. The writer may also take the read
+ * side (downgrade); releasing the last write hold then leaves a read lock and wakes waiting readers.
+ *
+ * <p>A writer that waits records a claim in {@code distlock_rwlock_writers:{name}} (owner -> deadline
+ * on the server clock, renewed at every attempt, at least every third of
+ * {@code fairLockWaitTimeout}); while a claim is live, new readers stay out, so readers cannot starve
+ * writers. The claim is withdrawn when the writer gets the lock or gives up, and lapses if it dies.
+ */
+public class RedisWriteLock extends AbstractRedisLock {
+
+    static final String WRITERS_PREFIX = "distlock_rwlock_writers";
+
+    private static final Logger log = LoggerFactory.getLogger(RedisWriteLock.class);
+
+    private final String channel;
+    private final String writers;
+
+    /**
+     * Creates the write side.
+     * @param engine the client's engine
+     * @param name lock name
+     */
+    public RedisWriteLock(LockEngine engine, String name) {
+        super(engine, name);
+        this.channel = RedisNames.suffixed("redisson_rwlock", key);
+        this.writers = RedisNames.suffixed(WRITERS_PREFIX, key);
+    }
+
+    static String writerField(LockEngine engine, long ownerId) {
+        return engine.ownerField(ownerId) + ":write";
+    }
+
+    @Override
+    protected String kind() {
+        return "write";
+    }
+
+    @Override
+    protected String ownerField(long ownerId) {
+        return writerField(engine, ownerId);
+    }
+
+    private long claimTimeoutMillis() {
+        return engine.options().fairLockWaitTimeout().toMillis();
+    }
+
+    @Override
+    protected boolean acquire(long waitMillis, long leaseMillis, long ownerId, boolean interruptible)
+            throws InterruptedException {
+        if (waitMillis < 0) {
+            refuseUpgrade(ownerId);
+        }
+        return super.acquire(waitMillis, leaseMillis, ownerId, interruptible);
+    }
+
+    /** Waiting forever for the write lock while holding the read lock would never end: fail fast. */
+    private void refuseUpgrade(long ownerId) {
+        String reader = engine.ownerField(ownerId);
+        String writer = ownerField(ownerId);
+        List<KeyValue<String, String>> fields = engine.await(
+                engine.call(() -> engine.connector().commands().hmget(key, reader, writer).toCompletableFuture()), name,
+                "inspect");
+        boolean reads = fields.size() > 0 && fields.get(0).hasValue();
+        boolean writes = fields.size() > 1 && fields.get(1).hasValue();
+        if (reads && !writes) {
+            throw new IllegalMonitorStateException("Cannot lock the write lock of read-write lock '" + name
+                    + "': owner " + reader + " holds its read lock, and upgrading a read lock to the write lock is not"
+                    + " supported (it would wait forever); unlock the read lock first, or use tryLock with a wait");
+        }
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId) {
+        return acquire(leaseMillis, ownerId, 0);
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis) {
+        long timeout = claimTimeoutMillis();
+        return engine.scripts().run(Scripts.RW_WRITE_ACQUIRE, new String[] {key, writers}, Long.toString(leaseMillis),
+                ownerField(ownerId), Long.toString(waitMillis), Long.toString(timeout),
+                Long.toString(Math.max(1, timeout / 3)));
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
+        return release(leaseMillis, ownerId, UUID.randomUUID().toString());
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        return engine.scripts().run(Scripts.RW_WRITE_RELEASE, new String[] {key, channel, latch},
+                UnlockSubscriptions.WAKE_ALL, Long.toString(leaseMillis), ownerField(ownerId),
+                Long.toString(engine.unlockLatchMillis()));
+    }
+
+    @Override
+    protected boolean idempotentRelease() {
+        return true;
+    }
+
+    @Override
+    protected void abandonWait(long ownerId) {
+        try {
+            engine.<Long>await(engine.call(() -> engine.scripts().run(Scripts.RW_WRITE_ABANDON,
+                    new String[] {key, writers, channel}, UnlockSubscriptions.WAKE_ALL, ownerField(ownerId))), name,
+                    "withdraw the write claim on");
+        }
+        catch (LockException ex) {
+            // The claim lapses by itself within one claim timeout.
+            log.debug("Could not withdraw the write claim on read-write lock '{}'; it will lapse", name, ex);
+        }
+    }
+
+    @Override
+    protected LuaScript renewScript() {
+        return Scripts.RW_WRITE_RENEW;
+    }
+
+    @Override
+    protected String wakeChannel(long ownerId) {
+        return channel;
+    }
+
+    @Override
+    protected CompletableFuture<Boolean> forceRelease() {
+        return engine.scripts().<Long>run(Scripts.RW_FORCE_RELEASE, new String[] {key, channel},
+                UnlockSubscriptions.WAKE_ALL, "write").thenApply(deleted -> deleted != null && deleted == 1);
+    }
+
+    /** @return whether the lock is write-locked */
+    @Override
+    public boolean isLocked() {
+        String mode = engine.await(engine.call(() -> engine.connector().commands().hget(key, "mode").toCompletableFuture()),
+                name, "inspect");
+        return "write".equals(mode);
+    }
+}

@@ -1,0 +1,26 @@
+-- Deletes a read-write lock in the given mode whoever holds it, with its read hold timeouts, and
+-- wakes every waiter.
+-- KEYS[1] lock key, KEYS[2] read-write channel
+-- ARGV[1] wake-all message, ARGV[2] mode to delete (read or write)
+-- Returns 1 when a lock was deleted, else 0.
+local key = KEYS[1]
+if redis.call('hget', key, 'mode') ~= ARGV[2] then
+    return 0
+end
+local base = key
+if not string.find(key, '{', 1, true) then
+    base = '{' .. key .. '}'
+end
+for _, field in ipairs(redis.call('hkeys', key)) do
+    if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
+        local count = tonumber(redis.call('hget', key, field))
+        if count then
+            for i = count, 1, -1 do
+                redis.call('del', base .. ':' .. field .. ':rwlock_timeout:' .. i)
+            end
+        end
+    end
+end
+redis.call('del', key)
+redis.call('publish', KEYS[2], ARGV[1])
+return 1

@@ -1,0 +1,76 @@
+-- Takes (or re-enters) the read side of a read-write lock. Redisson-compatible layout: hash with
+-- field mode = read/write and owner -> hold count; hold n of an owner has its own lease as the TTL of
+-- {key}:<owner>:rwlock_timeout:<n>. Writers that wait are recorded in a zset (owner -> deadline), and
+-- while one is recorded new readers stay out, so a stream of readers cannot starve writers.
+-- KEYS[1] lock key, KEYS[2] waiting writers
+-- ARGV[1] lease in ms, ARGV[2] reader owner field, ARGV[3] writer owner field of the same owner
+-- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
+local time = redis.call('time')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local key = KEYS[1]
+local base = key
+if not string.find(key, '{', 1, true) then
+    base = '{' .. key .. '}'
+end
+
+-- Drops readers none of whose holds is still alive; returns the longest remaining read hold (-3 none).
+local function sweep()
+    local longest = -3
+    for _, field in ipairs(redis.call('hkeys', key)) do
+        if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
+            local count = tonumber(redis.call('hget', key, field))
+            if count then
+                local alive = false
+                for i = count, 1, -1 do
+                    local ttl = redis.call('pttl', base .. ':' .. field .. ':rwlock_timeout:' .. i)
+                    if ttl ~= -2 then
+                        alive = true
+                        longest = math.max(longest, ttl)
+                    end
+                end
+                if not alive then
+                    redis.call('hdel', key, field)
+                end
+            end
+        end
+    end
+    return longest
+end
+
+local mode = redis.call('hget', key, 'mode')
+if mode == 'read' then
+    sweep()
+    if redis.call('hlen', key) <= 1 then
+        redis.call('del', key)
+        mode = false
+    end
+end
+redis.call('zremrangebyscore', KEYS[2], '-inf', now)
+
+local reader = ARGV[2]
+local writer = mode == 'write' and redis.call('hexists', key, ARGV[3]) == 1
+if mode == false or mode == 'read' or writer then
+    local reentry = redis.call('hexists', key, reader) == 1
+    if writer or reentry or redis.call('zcard', KEYS[2]) == 0 then
+        if mode == false then
+            redis.call('hset', key, 'mode', 'read')
+        end
+        local n = redis.call('hincrby', key, reader, 1)
+        redis.call('set', base .. ':' .. reader .. ':rwlock_timeout:' .. n, 1, 'px', ARGV[1])
+        local ttl = redis.call('pttl', key)
+        redis.call('pexpire', key, math.max(ttl, tonumber(ARGV[1])))
+        return nil
+    end
+    -- A writer is waiting: park until the holders' leases end or the earliest writer claim lapses.
+    local ttl = redis.call('pttl', key)
+    local first = redis.call('zrange', KEYS[2], 0, 0, 'withscores')
+    local claim = math.max(1, tonumber(first[2]) - now + 1)
+    if ttl > 0 then
+        return math.min(ttl, claim)
+    end
+    return claim
+end
+return redis.call('pttl', key)

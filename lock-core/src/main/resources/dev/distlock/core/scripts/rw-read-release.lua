@@ -1,0 +1,99 @@
+-- Releases one read hold (the newest) of an owner and recomputes the lock's TTL from the holds left.
+-- KEYS[1] lock key, KEYS[2] read-write channel, KEYS[3] unlock latch of this request
+-- ARGV[1] wake-all message, ARGV[2] reader owner field,
+-- ARGV[3] how long the latch remembers the outcome, in ms (a retry of the request replays it)
+-- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
+local replay = redis.call('get', KEYS[3])
+if replay then
+    if replay == 'none' then
+        return nil
+    end
+    return tonumber(replay)
+end
+local function release()
+    local key = KEYS[1]
+    local base = key
+    if not string.find(key, '{', 1, true) then
+        base = '{' .. key .. '}'
+    end
+
+    local function sweep()
+        local longest = -3
+        for _, field in ipairs(redis.call('hkeys', key)) do
+            if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
+                local count = tonumber(redis.call('hget', key, field))
+                if count then
+                    local alive = false
+                    for i = count, 1, -1 do
+                        local ttl = redis.call('pttl', base .. ':' .. field .. ':rwlock_timeout:' .. i)
+                        if ttl ~= -2 then
+                            alive = true
+                            longest = math.max(longest, ttl)
+                        end
+                    end
+                    if not alive then
+                        redis.call('hdel', key, field)
+                    end
+                end
+            end
+        end
+        return longest
+    end
+
+    local reader = ARGV[2]
+    local count = tonumber(redis.call('hget', key, reader))
+    if not count then
+        return nil
+    end
+    local live = false
+    for i = count, 1, -1 do
+        if redis.call('exists', base .. ':' .. reader .. ':rwlock_timeout:' .. i) == 1 then
+            live = true
+            break
+        end
+    end
+    if not live then
+        -- Every hold of this reader expired: it no longer holds the lock, whatever the hash still says.
+        redis.call('hdel', key, reader)
+        local longest = sweep()
+        if redis.call('hget', key, 'mode') == 'read' then
+            if redis.call('hlen', key) <= 1 then
+                redis.call('del', key)
+                redis.call('publish', KEYS[2], ARGV[1])
+            elseif longest > 0 then
+                redis.call('pexpire', key, longest)
+            end
+        end
+        return nil
+    end
+    redis.call('del', base .. ':' .. reader .. ':rwlock_timeout:' .. count)
+    if count <= 1 then
+        redis.call('hdel', key, reader)
+    else
+        redis.call('hset', key, reader, count - 1)
+    end
+    local mode = redis.call('hget', key, 'mode')
+    local longest = sweep()
+    if mode == 'read' then
+        if redis.call('hlen', key) <= 1 then
+            redis.call('del', key)
+            redis.call('publish', KEYS[2], ARGV[1])
+        elseif longest > 0 then
+            redis.call('pexpire', key, longest)
+        end
+    end
+    if count <= 1 then
+        return 1
+    end
+    return 0
+end
+
+local outcome = release()
+if outcome == nil then
+    outcome = 'none'
+end
+redis.call('set', KEYS[3], outcome, 'px', ARGV[3])
+if outcome == 'none' then
+    return nil
+end
+return outcome

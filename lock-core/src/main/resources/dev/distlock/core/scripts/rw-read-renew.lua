@@ -1,0 +1,28 @@
+-- Renews many watchdog read holds in one call: each owner's own hold timeouts and the lock's TTL.
+-- KEYS[i] lock key of hold i
+-- ARGV[1] lease in ms, ARGV[i + 1] reader owner field of hold i
+-- Returns a list: 1 where the owner still held a live read lock (renewed), 0 where it did not.
+local renewed = {}
+for i, key in ipairs(KEYS) do
+    local field = ARGV[i + 1]
+    local base = key
+    if not string.find(key, '{', 1, true) then
+        base = '{' .. key .. '}'
+    end
+    local count = tonumber(redis.call('hget', key, field))
+    local alive = false
+    if count then
+        for n = count, 1, -1 do
+            if redis.call('pexpire', base .. ':' .. field .. ':rwlock_timeout:' .. n, ARGV[1]) == 1 then
+                alive = true
+            end
+        end
+    end
+    if alive then
+        redis.call('pexpire', key, math.max(redis.call('pttl', key), tonumber(ARGV[1])))
+        renewed[i] = 1
+    else
+        renewed[i] = 0
+    end
+end
+return renewed

@@ -1,0 +1,77 @@
+-- Takes (or re-enters) the write side of a read-write lock. A refused writer that is prepared to wait
+-- records a claim (owner -> deadline, server clock) that keeps new readers out until it gets the lock,
+-- gives up, or stops renewing the claim (died).
+-- KEYS[1] lock key, KEYS[2] waiting writers
+-- ARGV[1] lease in ms, ARGV[2] writer owner field, ARGV[3] caller's remaining wait in ms (0: no claim),
+-- ARGV[4] claim timeout in ms, ARGV[5] longest park in ms
+-- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
+local time = redis.call('time')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local key = KEYS[1]
+local base = key
+if not string.find(key, '{', 1, true) then
+    base = '{' .. key .. '}'
+end
+
+local function sweep()
+    local longest = -3
+    for _, field in ipairs(redis.call('hkeys', key)) do
+        if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
+            local count = tonumber(redis.call('hget', key, field))
+            if count then
+                local alive = false
+                for i = count, 1, -1 do
+                    local ttl = redis.call('pttl', base .. ':' .. field .. ':rwlock_timeout:' .. i)
+                    if ttl ~= -2 then
+                        alive = true
+                        longest = math.max(longest, ttl)
+                    end
+                end
+                if not alive then
+                    redis.call('hdel', key, field)
+                end
+            end
+        end
+    end
+    return longest
+end
+
+local writer = ARGV[2]
+local lease = tonumber(ARGV[1])
+local mode = redis.call('hget', key, 'mode')
+if mode == 'read' then
+    sweep()
+    if redis.call('hlen', key) <= 1 then
+        redis.call('del', key)
+        mode = false
+    end
+end
+redis.call('zremrangebyscore', KEYS[2], '-inf', now)
+
+if mode == false then
+    redis.call('hset', key, 'mode', 'write', writer, 1)
+    redis.call('pexpire', key, lease)
+    redis.call('zrem', KEYS[2], writer)
+    return nil
+end
+if mode == 'write' and redis.call('hexists', key, writer) == 1 then
+    redis.call('hincrby', key, writer, 1)
+    -- Re-entry resets the lease (it never accumulates), but keeps the writer's own read holds covered.
+    redis.call('pexpire', key, math.max(lease, sweep()))
+    return nil
+end
+
+local ttl = redis.call('pttl', key)
+if tonumber(ARGV[3]) == 0 then
+    return ttl
+end
+redis.call('zadd', KEYS[2], now + tonumber(ARGV[4]), writer)
+redis.call('pexpire', KEYS[2], ARGV[4])
+local park = tonumber(ARGV[5])
+if ttl > 0 then
+    park = math.min(park, ttl)
+end
+return park

@@ -1,0 +1,75 @@
+-- Releases one write hold. On the last one the lock is deleted, or, if the writer still holds read
+-- locks (downgrade), turned into a read lock whose TTL is that of the remaining read holds. Either way
+-- every waiter is woken: readers can now enter.
+-- KEYS[1] lock key, KEYS[2] read-write channel, KEYS[3] unlock latch of this request
+-- ARGV[1] wake-all message, ARGV[2] lease in ms to keep while write holds remain, ARGV[3] writer owner field,
+-- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it)
+-- Returns nil when the owner holds no write lock, 0 when write holds remain, 1 when it holds none.
+local replay = redis.call('get', KEYS[3])
+if replay then
+    if replay == 'none' then
+        return nil
+    end
+    return tonumber(replay)
+end
+local function release()
+    local key = KEYS[1]
+    local base = key
+    if not string.find(key, '{', 1, true) then
+        base = '{' .. key .. '}'
+    end
+
+    local function sweep()
+        local longest = -3
+        for _, field in ipairs(redis.call('hkeys', key)) do
+            if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
+                local count = tonumber(redis.call('hget', key, field))
+                if count then
+                    local alive = false
+                    for i = count, 1, -1 do
+                        local ttl = redis.call('pttl', base .. ':' .. field .. ':rwlock_timeout:' .. i)
+                        if ttl ~= -2 then
+                            alive = true
+                            longest = math.max(longest, ttl)
+                        end
+                    end
+                    if not alive then
+                        redis.call('hdel', key, field)
+                    end
+                end
+            end
+        end
+        return longest
+    end
+
+    local writer = ARGV[3]
+    if redis.call('hget', key, 'mode') ~= 'write' or redis.call('hexists', key, writer) == 0 then
+        return nil
+    end
+    if redis.call('hincrby', key, writer, -1) > 0 then
+        redis.call('pexpire', key, math.max(tonumber(ARGV[2]), sweep()))
+        return 0
+    end
+    redis.call('hdel', key, writer)
+    local longest = sweep()
+    if redis.call('hlen', key) <= 1 then
+        redis.call('del', key)
+    else
+        redis.call('hset', key, 'mode', 'read')
+        if longest > 0 then
+            redis.call('pexpire', key, longest)
+        end
+    end
+    redis.call('publish', KEYS[2], ARGV[1])
+    return 1
+end
+
+local outcome = release()
+if outcome == nil then
+    outcome = 'none'
+end
+redis.call('set', KEYS[3], outcome, 'px', ARGV[4])
+if outcome == 'none' then
+    return nil
+end
+return outcome

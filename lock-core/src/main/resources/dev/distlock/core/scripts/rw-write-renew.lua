@@ -1,0 +1,15 @@
+-- Renews many watchdog write holds in one call, never shortening a TTL that the writer's own read
+-- holds need.
+-- KEYS[i] lock key of hold i
+-- ARGV[1] lease in ms, ARGV[i + 1] writer owner field of hold i
+-- Returns a list: 1 where the owner still held the write lock (renewed), 0 where it did not.
+local renewed = {}
+for i, key in ipairs(KEYS) do
+    if redis.call('hget', key, 'mode') == 'write' and redis.call('hexists', key, ARGV[i + 1]) == 1 then
+        redis.call('pexpire', key, math.max(redis.call('pttl', key), tonumber(ARGV[1])))
+        renewed[i] = 1
+    else
+        renewed[i] = 0
+    end
+end
+return renewed

@@ -1,0 +1,148 @@
+package dev.distlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.distlock.core.test.RedisCluster;
+import dev.distlock.core.test.RedisServer;
+
+class ClusterTopologyTests {
+
+    private static RedisCluster cluster;
+    private static LockClient alice;
+    private static LockClient bob;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisCluster.start(3);
+        alice = LockClient.create(LockClientOptions.builder().cluster(cluster.uris())
+                .watchdogTimeout(Duration.ofSeconds(1)).build());
+        bob = LockClient.create(LockClientOptions.builder().cluster(cluster.uris()[1]).build());
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (alice != null) {
+            alice.close();
+            bob.close();
+        }
+        cluster.close();
+    }
+
+    /** @return one fresh lock name per master, so the test touches every node */
+    private static List<String> namesOnEveryMaster() {
+        String run = UUID.randomUUID().toString();
+        String[] names = new String[3];
+        for (int i = 0; names[0] == null || names[1] == null || names[2] == null; i++) {
+            String name = "cluster-" + run + "-" + i;
+            names[cluster.masterIndexOf(name)] = name;
+        }
+        return List.of(names);
+    }
+
+    @Test
+    void shouldLockNamesServedByDifferentMastersOnTheirOwnNode() throws Exception {
+        for (String name : namesOnEveryMaster()) {
+            RedisLock lock = alice.getLock(name);
+            assertThat(lock.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
+            assertThat(cluster.masterOf(name).command("EXISTS", name)).isEqualTo("1");
+            assertThat(bob.getLock(name).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId())).isFalse();
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            lock.unlock();
+            assertThat(cluster.masterOf(name).command("EXISTS", name)).isEqualTo("0");
+        }
+    }
+
+    @Test
+    void whenHolderUnlocksThenWaiterOnAnotherClientIsWokenAtOnce() throws Exception {
+        for (String name : namesOnEveryMaster()) {
+            long holder = RedisLock.newOwnerId();
+            long waiter = RedisLock.newOwnerId();
+            // A 30 s lease: a waiter that were not woken by the unlock message would sleep until it ends.
+            assertThat(alice.getLock(name).tryLock(0, 30, TimeUnit.SECONDS, holder)).isTrue();
+            CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return bob.getLock(name).tryLock(20, 10, TimeUnit.SECONDS, waiter) ? System.nanoTime() : -1L;
+                }
+                catch (InterruptedException ex) {
+                    throw new IllegalStateException(ex);
+                }
+            });
+            String channel = "redisson_lock__channel:{" + name + "}";
+            await().atMost(Duration.ofSeconds(5)).until(() -> cluster.masters().stream()
+                    .anyMatch(node -> node.command("PUBSUB", "NUMSUB", channel).endsWith("\n1")));
+            long unlockedAt = System.nanoTime();
+            alice.getLock(name).unlock(holder);
+            long wokenAfter = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(10, TimeUnit.SECONDS) - unlockedAt);
+            System.out.printf("cluster hand-off on master %d: waiter acquired %d ms after unlock%n",
+                    cluster.masterIndexOf(name), wokenAfter);
+            assertThat(wokenAfter).isBetween(0L, 2000L);
+            bob.getLock(name).unlock(waiter);
+        }
+    }
+
+    @Test
+    void whenWatchdogLeaseThenHoldsOnEveryMasterAreRenewed() throws Exception {
+        long owner = RedisLock.newOwnerId();
+        List<RedisLock> locks = new ArrayList<>();
+        for (String name : namesOnEveryMaster()) {
+            RedisLock lock = alice.getLock(name);
+            assertThat(lock.tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner)).isTrue();
+            locks.add(lock);
+        }
+        // The watchdog timeout is 1 s: only renewals (one batch per slot) keep the holds alive for 3 s.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> locks.stream().allMatch(lock -> lock.isHeldBy(owner)));
+        for (RedisLock lock : locks) {
+            assertThat(lock.remainTimeToLive()).isBetween(1L, 1000L);
+            lock.unlock(owner);
+            assertThat(lock.isLocked()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldHoldAMultiLockWhoseMembersLiveOnDifferentMasters() throws Exception {
+        List<String> names = namesOnEveryMaster();
+        MultiLock multi = MultiLock.of(names.stream().map(alice::getLock).toArray(RedisLock[]::new));
+        assertThat(multi.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
+        for (String name : names) {
+            assertThat(cluster.masterOf(name).command("EXISTS", name)).isEqualTo("1");
+        }
+        multi.unlock();
+        assertThat(multi.isLocked()).isFalse();
+    }
+
+    @Test
+    void whenSlotMovedToAnotherMasterThenClientFollowsTheRedirect() throws Exception {
+        String name = namesOnEveryMaster().get(0);
+        int slot = io.lettuce.core.cluster.SlotHash.getSlot(name);
+        RedisLock lock = alice.getLock(name);
+        // Use the slot once so that the client's cached topology names master 0 for it.
+        assertThat(lock.tryLock(0, 10, TimeUnit.SECONDS)).isTrue();
+        lock.unlock();
+        RedisServer from = cluster.masters().get(0);
+        RedisServer to = cluster.masters().get(1);
+        cluster.moveEmptySlot(slot, to);
+        try {
+            assertThat(from.command("EXISTS", name)).startsWith("MOVED " + slot);
+            assertThat(lock.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
+            assertThat(to.command("EXISTS", name)).isEqualTo("1");
+            lock.unlock();
+            assertThat(to.command("EXISTS", name)).isEqualTo("0");
+        }
+        finally {
+            cluster.moveEmptySlot(slot, from);
+        }
+    }
+}

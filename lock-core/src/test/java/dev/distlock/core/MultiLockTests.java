@@ -1,0 +1,210 @@
+package dev.distlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+
+class MultiLockTests {
+
+    private static RedisServer second;
+    private static LockClient one;
+    private static LockClient two;
+    private static LockClient other;
+
+    @BeforeAll
+    static void startClients() {
+        second = RedisServers.start();
+        one = LockClient.create(LockClientOptions.builder().uri(RedisServers.shared().uri())
+                .watchdogTimeout(Duration.ofSeconds(1)).build());
+        two = LockClient.create(LockClientOptions.builder().uri(second.uri())
+                .watchdogTimeout(Duration.ofSeconds(1)).build());
+        other = LockClient.create(RedisServers.shared().uri());
+    }
+
+    @AfterAll
+    static void stopClients() {
+        one.close();
+        two.close();
+        other.close();
+        second.stop();
+    }
+
+    private static String unique(String name) {
+        return name + "-" + UUID.randomUUID();
+    }
+
+    @Test
+    void shouldHoldEveryMemberAcrossClientsAndReleaseThemAll() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        assertThat(multi.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
+        assertThat(multi.isHeldByCurrentThread()).isTrue();
+        assertThat(multi.getHoldCount()).isEqualTo(1);
+        assertThat(multi.getName()).isEqualTo("[" + a + ", " + b + "]");
+        assertThat(other.getLock(a).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId())).isFalse();
+        assertThat(second.command("EXISTS", b)).isEqualTo("1");
+        multi.unlock();
+        assertThat(one.getLock(a).isLocked()).isFalse();
+        assertThat(two.getLock(b).isLocked()).isFalse();
+    }
+
+    @Test
+    void whenOneMemberIsHeldElsewhereThenNothingStaysLocked() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        String c = unique("c");
+        long stranger = RedisLock.newOwnerId();
+        assertThat(other.getLock(b).tryLock(0, 30, TimeUnit.SECONDS, stranger)).isTrue();
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b), two.getLock(c));
+        long start = System.nanoTime();
+        assertThat(multi.tryLock(300, 10_000, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250), Duration.ofSeconds(3));
+        assertThat(one.getLock(a).isLocked()).isFalse();
+        assertThat(two.getLock(c).isLocked()).isFalse();
+        assertThat(other.getLock(b).isHeldBy(stranger)).isTrue();
+        assertThat(multi.tryLock()).isFalse();
+        assertThat(one.getLock(a).isLocked()).isFalse();
+        other.getLock(b).unlock(stranger);
+    }
+
+    @Test
+    void whenHeldMemberIsReleasedDuringWaitThenAcquiresAll() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        long stranger = RedisLock.newOwnerId();
+        assertThat(other.getLock(b).tryLock(0, 700, TimeUnit.MILLISECONDS, stranger)).isTrue();
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
+        assertThat(multi.tryLock(5, 10, TimeUnit.SECONDS)).isTrue();
+        assertThat(multi.isHeldByCurrentThread()).isTrue();
+        multi.unlock();
+        assertThat(multi.isLocked()).isFalse();
+    }
+
+    @Test
+    void whenTwoCallersNameMembersInCrossedOrderThenNeitherDeadlocks() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger timeouts = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Callable<Void>> callers = List.of(
+                    crossing(MultiLock.of(one.getLock(a), two.getLock(b)), inside, overlaps, timeouts),
+                    crossing(MultiLock.of(two.getLock(b), one.getLock(a)), inside, overlaps, timeouts));
+            List<Future<Void>> done = new ArrayList<>();
+            long start = System.nanoTime();
+            for (Callable<Void> caller : callers) {
+                done.add(pool.submit(caller));
+            }
+            for (Future<Void> future : done) {
+                future.get(30, TimeUnit.SECONDS);
+            }
+            System.out.printf("crossed-order multi lock: 2 x 30 acquisitions in %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+        finally {
+            pool.shutdownNow();
+        }
+        assertThat(overlaps).hasValue(0);
+        assertThat(timeouts).hasValue(0);
+    }
+
+    private static Callable<Void> crossing(MultiLock multi, AtomicInteger inside, AtomicInteger overlaps,
+            AtomicInteger timeouts) {
+        return () -> {
+            for (int i = 0; i < 30; i++) {
+                // A deadlock would show up as a timeout: each caller holding one member and waiting for the other.
+                if (!multi.tryLock(5, 10, TimeUnit.SECONDS)) {
+                    timeouts.incrementAndGet();
+                    continue;
+                }
+                try {
+                    if (inside.incrementAndGet() != 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    Thread.sleep(2);
+                    inside.decrementAndGet();
+                }
+                finally {
+                    multi.unlock();
+                }
+            }
+            return null;
+        };
+    }
+
+    @Test
+    void whenSomeMembersFailToUnlockThenOthersAreStillReleasedAndAllFailuresReported() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        String c = unique("c");
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b), two.getLock(c));
+        assertThat(multi.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
+        one.getLock(a).forceUnlock();
+        two.getLock(c).forceUnlock();
+        assertThatThrownBy(multi::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                .satisfies(ex -> assertThat(ex.getSuppressed()).hasSize(1)
+                        .allSatisfy(s -> assertThat(s).isInstanceOf(IllegalMonitorStateException.class)));
+        assertThat(one.getLock(b).isLocked()).isFalse();
+    }
+
+    @Test
+    void whenWatchdogLeaseThenEveryMemberIsRenewed() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        long owner = RedisLock.newOwnerId();
+        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        assertThat(multi.tryLock(1, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner)).isTrue();
+        // Watchdog timeout is 1 s: without renewal both members would expire within it.
+        await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(4)).until(() -> multi.isHeldBy(owner));
+        assertThat(one.getLock(a).remainTimeToLive()).isPositive();
+        multi.unlock(owner);
+        assertThat(multi.isLocked()).isFalse();
+    }
+
+    @Test
+    void shouldLockWithoutWaitBoundAndExcludeOtherThreads() throws Exception {
+        MultiLock multi = MultiLock.of(one.getLock(unique("a")), two.getLock(unique("b")));
+        multi.lock();
+        try {
+            assertThat(CompletableFuture.supplyAsync(multi::tryLock).get(5, TimeUnit.SECONDS)).isFalse();
+            assertThat(multi.isHeldByCurrentThread()).isTrue();
+        }
+        finally {
+            multi.unlock();
+        }
+        assertThat(CompletableFuture.supplyAsync(() -> {
+            boolean acquired = multi.tryLock();
+            multi.unlock();
+            return acquired;
+        }).get(5, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void shouldRejectEmptyOrNullMembers() {
+        assertThatThrownBy(MultiLock::of).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one");
+        assertThatThrownBy(() -> MultiLock.of(one.getLock("x"), null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'locks[1]'");
+    }
+}

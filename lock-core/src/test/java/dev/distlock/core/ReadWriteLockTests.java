@@ -1,0 +1,381 @@
+package dev.distlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.Scripts;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+
+class ReadWriteLockTests {
+
+    private static final String NAME = "rw";
+    private static final String WRITERS = "distlock_rwlock_writers:{rw}";
+
+    private final RedisServer redis = RedisServers.shared();
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final List<LockClient> clients = new ArrayList<>();
+    private LockClient client;
+
+    @BeforeEach
+    void setUp() {
+        redis.command("FLUSHALL");
+        client = client(Duration.ofSeconds(30));
+    }
+
+    @AfterEach
+    void tearDown() throws InterruptedException {
+        executor.shutdownNow();
+        executor.awaitTermination(5, TimeUnit.SECONDS);
+        clients.forEach(LockClient::close);
+    }
+
+    private LockClient client(Duration watchdog) {
+        LockClient created = LockClient.create(LockClientOptions.builder().uri(redis.uri()).watchdogTimeout(watchdog)
+                .fairLockWaitTimeout(Duration.ofSeconds(3)).build());
+        clients.add(created);
+        return created;
+    }
+
+    private RedisReadWriteLock rw() {
+        return client.getReadWriteLock(NAME);
+    }
+
+    private <T> T onOtherThread(Callable<T> call) throws Exception {
+        return executor.submit(call).get(30, TimeUnit.SECONDS);
+    }
+
+    private long pttl() {
+        return Long.parseLong(redis.command("PTTL", NAME));
+    }
+
+    @Test
+    void shouldAdmitManyReadersAtOnceAndMeasureThroughput() throws Exception {
+        int readers = 8;
+        CyclicBarrier allInside = new CyclicBarrier(readers);
+        List<Future<Boolean>> inside = new ArrayList<>();
+        for (int i = 0; i < readers; i++) {
+            inside.add(executor.submit(() -> {
+                RedisLock read = rw().readLock();
+                read.lock();
+                try {
+                    // Passes only if all readers hold the lock at the same time.
+                    allInside.await(10, TimeUnit.SECONDS);
+                    return true;
+                }
+                finally {
+                    read.unlock();
+                }
+            }));
+        }
+        for (Future<Boolean> reader : inside) {
+            assertThat(reader.get(20, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(redis.command("EXISTS", NAME)).isEqualTo("0");
+
+        AtomicInteger cycles = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Future<?>> loops = new ArrayList<>();
+        for (int i = 0; i < readers; i++) {
+            loops.add(executor.submit(() -> {
+                RedisLock read = rw().readLock();
+                while (!stop.get()) {
+                    read.lock();
+                    read.unlock();
+                    cycles.incrementAndGet();
+                }
+                return null;
+            }));
+        }
+        long start = System.nanoTime();
+        Thread.sleep(2000);
+        stop.set(true);
+        for (Future<?> loop : loops) {
+            loop.get(10, TimeUnit.SECONDS);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("Read lock throughput, %d concurrent readers on one client: %.0f lock+unlock pairs/s%n",
+                readers, cycles.get() / seconds);
+        assertThat(cycles.get()).isGreaterThan(readers);
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
+    }
+
+    @Test
+    void shouldExcludeWritersFromReadersAndFromEachOther() throws Exception {
+        RedisLock read = rw().readLock();
+        read.lock();
+        assertThat(onOtherThread(() -> rw().writeLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        assertThat(onOtherThread(() -> {
+            RedisLock otherRead = rw().readLock();
+            boolean got = otherRead.tryLock();
+            otherRead.unlock();
+            return got;
+        })).isTrue();
+        read.unlock();
+
+        RedisLock write = rw().writeLock();
+        write.lock();
+        assertThat(write.isLocked()).isTrue();
+        assertThat(rw().readLock().isLocked()).isFalse();
+        assertThat(onOtherThread(() -> rw().readLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        assertThat(onOtherThread(() -> rw().writeLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        LockClient other = client(Duration.ofSeconds(30));
+        assertThat(onOtherThread(() -> other.getReadWriteLock(NAME).writeLock().tryLock())).isFalse();
+
+        Future<Long> waitingReader = executor.submit(() -> {
+            RedisLock r = rw().readLock();
+            long start = System.nanoTime();
+            r.lock();
+            long waited = System.nanoTime() - start;
+            r.unlock();
+            return waited;
+        });
+        Future<Boolean> waitingWriter = executor.submit(() -> {
+            RedisLock w = other.getReadWriteLock(NAME).writeLock();
+            boolean got = w.tryLock(10, TimeUnit.SECONDS);
+            w.unlock();
+            return got;
+        });
+        Thread.sleep(300);
+        write.unlock();
+        assertThat(waitingReader.get(10, TimeUnit.SECONDS)).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(250));
+        assertThat(waitingWriter.get(10, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(2)).until(() -> TestKeys.lockKeys(redis).isEmpty());
+    }
+
+    @Test
+    void shouldDowngradeAndWakeWaitingReadersAtOnce() throws Exception {
+        RedisLock write = rw().writeLock();
+        RedisLock read = rw().readLock();
+        write.lock();
+        AtomicLong readerInAt = new AtomicLong();
+        CountDownLatch readerOut = new CountDownLatch(1);
+        Future<Boolean> reader = executor.submit(() -> {
+            RedisLock r = rw().readLock();
+            boolean got = r.tryLock(20, TimeUnit.SECONDS);
+            readerInAt.set(System.nanoTime());
+            readerOut.await(10, TimeUnit.SECONDS);
+            r.unlock();
+            return got;
+        });
+        Thread.sleep(300);
+        assertThat(readerInAt.get()).isZero();
+        assertThat(read.tryLock()).isTrue();
+        assertThat(redis.command("HGET", NAME, "mode")).isEqualTo("write");
+        long downgradedAt = System.nanoTime();
+        write.unlock();
+        assertThat(redis.command("HGET", NAME, "mode")).isEqualTo("read");
+        assertThat(read.isHeldByCurrentThread()).isTrue();
+        assertThat(write.isHeldByCurrentThread()).isFalse();
+        await().atMost(Duration.ofSeconds(5)).until(() -> readerInAt.get() != 0);
+        long wake = TimeUnit.NANOSECONDS.toMillis(readerInAt.get() - downgradedAt);
+        System.out.printf("Read-write lock: waiting reader entered %d ms after the writer downgraded%n", wake);
+        // The writer's lease is the 30 s watchdog: only the downgrade's wake-up lets the reader in this soon.
+        assertThat(wake).isLessThan(1000);
+        assertThat(onOtherThread(() -> rw().writeLock().tryLock(100, TimeUnit.MILLISECONDS))).isFalse();
+        readerOut.countDown();
+        assertThat(reader.get(10, TimeUnit.SECONDS)).isTrue();
+        read.unlock();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
+    }
+
+    @Test
+    void shouldRefuseUpgradeWithoutDeadlock() throws Exception {
+        RedisLock read = rw().readLock();
+        RedisLock write = rw().writeLock();
+        read.lock();
+        long start = System.nanoTime();
+        assertThat(write.tryLock(300, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(290);
+        assertThat(redis.command("EXISTS", WRITERS)).isEqualTo("0");
+        assertThatThrownBy(write::lock).isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("'" + NAME + "'").hasMessageContaining("upgrad");
+        assertThatThrownBy(write::lockInterruptibly).isInstanceOf(IllegalMonitorStateException.class);
+        assertThat(read.getHoldCount()).isEqualTo(1);
+        read.unlock();
+        write.lock();
+        write.unlock();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
+    }
+
+    @Test
+    void shouldNotLetAnExpiredReadHoldKeepTheLockAlive() throws Exception {
+        // Unlock recomputes the TTL: the long reader leaves, the lock keeps only the short hold's TTL.
+        RedisLock a = rw().readLock();
+        assertThat(a.tryLock(0, 2, TimeUnit.SECONDS)).isTrue();
+        long bOwner = RedisLock.newOwnerId();
+        RedisLock b = rw().readLock();
+        assertThat(b.tryLock(0, 20, TimeUnit.SECONDS, bOwner)).isTrue();
+        assertThat(pttl()).isGreaterThan(10_000);
+        b.unlock(bOwner);
+        assertThat(pttl()).isBetween(1L, 2000L);
+
+        // An expired hold does not keep the lock: once a's lease passed, a writer gets in.
+        long start = System.nanoTime();
+        assertThat(onOtherThread(() -> rw().writeLock().tryLock(5, TimeUnit.SECONDS))).isTrue();
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(waited).isLessThan(3000);
+        assertThatThrownBy(a::unlock).isInstanceOf(IllegalMonitorStateException.class);
+
+        // A read hold that expired while another reader keeps the lock is dropped, not counted.
+        redis.command("FLUSHALL");
+        long cOwner = RedisLock.newOwnerId();
+        long dOwner = RedisLock.newOwnerId();
+        RedisLock read = rw().readLock();
+        assertThat(read.tryLock(0, 300, TimeUnit.MILLISECONDS, cOwner)).isTrue();
+        assertThat(read.tryLock(0, 20, TimeUnit.SECONDS, dOwner)).isTrue();
+        await().pollDelay(Duration.ofMillis(400)).atMost(Duration.ofSeconds(2))
+                .until(() -> redis.command("EXISTS", "{rw}:" + client.getId() + ":" + cOwner + ":rwlock_timeout:1")
+                        .equals("0"));
+        assertThatThrownBy(() -> read.unlock(cOwner)).isInstanceOf(IllegalMonitorStateException.class);
+        assertThat(redis.command("HEXISTS", NAME, client.getId() + ":" + cOwner)).isEqualTo("0");
+        read.unlock(dOwner);
+        assertThat(redis.command("EXISTS", NAME)).isEqualTo("0");
+    }
+
+    @Test
+    void shouldResetTheWriteLeaseOnReentryInsteadOfAddingToIt() {
+        RedisLock write = rw().writeLock();
+        write.lock(3, TimeUnit.SECONDS);
+        write.lock(3, TimeUnit.SECONDS);
+        assertThat(pttl()).isBetween(1L, 3000L);
+        assertThat(write.getHoldCount()).isEqualTo(2);
+        write.unlock();
+        assertThat(pttl()).isBetween(1L, 3000L);
+        write.unlock();
+        assertThat(redis.command("EXISTS", NAME)).isEqualTo("0");
+    }
+
+    @Test
+    void shouldRenewReadHoldsAndTheirTimeoutsWithTheWatchdog() throws Exception {
+        LockClient fast = client(Duration.ofSeconds(1));
+        RedisLock read = fast.getReadWriteLock(NAME).readLock();
+        RedisLock write = fast.getReadWriteLock(NAME).writeLock();
+        long owner = RedisLock.newOwnerId();
+        assertThat(write.tryLock(0, -1, TimeUnit.MILLISECONDS, owner)).isTrue();
+        assertThat(read.tryLock(0, -1, TimeUnit.MILLISECONDS, owner)).isTrue();
+        assertThat(read.tryLock(0, -1, TimeUnit.MILLISECONDS, owner)).isTrue();
+        write.unlock(owner);
+        String timeoutKey = "{rw}:" + fast.getId() + ":" + owner + ":rwlock_timeout:";
+        Thread.sleep(2500);
+        assertThat(read.isHeldBy(owner)).isTrue();
+        assertThat(Long.parseLong(redis.command("PTTL", timeoutKey + "1"))).isPositive();
+        assertThat(Long.parseLong(redis.command("PTTL", timeoutKey + "2"))).isPositive();
+        assertThat(fast.heldLocks()).hasSize(1);
+        read.unlock(owner);
+        read.unlock(owner);
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
+        assertThat(fast.heldLocks()).isEmpty();
+    }
+
+    @Test
+    void shouldNotStarveAWriterWithAStreamOfReaders() throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger readsWhileWriterWaited = new AtomicInteger();
+        AtomicBoolean writerWaiting = new AtomicBoolean();
+        List<Future<?>> readers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            int index = i;
+            readers.add(executor.submit(() -> {
+                Thread.sleep(index * 25L);
+                RedisLock read = rw().readLock();
+                while (!stop.get()) {
+                    if (read.tryLock(5, TimeUnit.SECONDS)) {
+                        if (writerWaiting.get()) {
+                            readsWhileWriterWaited.incrementAndGet();
+                        }
+                        Thread.sleep(100);
+                        read.unlock();
+                    }
+                }
+                return null;
+            }));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis.command("HGET", NAME, "mode").equals("read"));
+        RedisLock write = rw().writeLock();
+        writerWaiting.set(true);
+        long start = System.nanoTime();
+        boolean got = write.tryLock(5, TimeUnit.SECONDS);
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        writerWaiting.set(false);
+        if (got) {
+            write.unlock();
+        }
+        stop.set(true);
+        for (Future<?> reader : readers) {
+            reader.get(15, TimeUnit.SECONDS);
+        }
+        System.out.printf("Read-write lock: writer got in after %d ms against 4 overlapping readers%n", waited);
+        assertThat(got).isTrue();
+        // Readers that held the lock finish their 100 ms; new ones stay out.
+        assertThat(waited).isLessThan(1500);
+        assertThat(readsWhileWriterWaited.get()).isLessThanOrEqualTo(4);
+    }
+
+    @Test
+    void shouldKeepNewReadersOutWhileAWriterWaitsButLetHoldersReenter() throws Exception {
+        RedisLock read = rw().readLock();
+        read.lock();
+        Future<Boolean> writer = executor.submit(() -> rw().writeLock().tryLock(1500, TimeUnit.MILLISECONDS));
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis.command("EXISTS", WRITERS).equals("1"));
+        assertThat(onOtherThread(() -> rw().readLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        assertThat(read.tryLock()).isTrue();
+        assertThat(read.getHoldCount()).isEqualTo(2);
+        Future<Long> lateReader = executor.submit(() -> {
+            RedisLock r = rw().readLock();
+            if (!r.tryLock(10, TimeUnit.SECONDS)) {
+                return -1L;
+            }
+            long at = System.nanoTime();
+            r.unlock();
+            return at;
+        });
+        assertThat(writer.get(10, TimeUnit.SECONDS)).isFalse();
+        long gaveUpAt = System.nanoTime();
+        // The writer gave up: its claim is withdrawn and the reader kept out is woken, not left to poll.
+        long enteredAt = lateReader.get(10, TimeUnit.SECONDS);
+        assertThat(enteredAt).isPositive();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(enteredAt - gaveUpAt)).isLessThan(500);
+        assertThat(redis.command("EXISTS", WRITERS)).isEqualTo("0");
+        read.unlock();
+        read.unlock();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
+    }
+
+    @Test
+    void shouldLoadEveryScriptOnTheServer() {
+        for (LuaScript script : Scripts.all()) {
+            assertThat(redis.command("SCRIPT", "LOAD", script.source())).as(script.name()).isEqualTo(script.sha1());
+        }
+    }
+
+    @Test
+    void shouldForceUnlockOnlyInItsOwnMode() throws Exception {
+        RedisLock read = rw().readLock();
+        read.lock();
+        assertThat(rw().writeLock().forceUnlock()).isFalse();
+        assertThat(rw().readLock().forceUnlock()).isTrue();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
+        assertThatThrownBy(read::unlock).isInstanceOf(IllegalMonitorStateException.class);
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * Distlock sample application: one service per lock kind.
+ */
+@NullMarked
+package dev.distlock.samples;
+
+import org.jspecify.annotations.NullMarked;

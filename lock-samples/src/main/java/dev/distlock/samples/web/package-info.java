@@ -1,0 +1,7 @@
+/**
+ * Lock statistics for the live page.
+ */
+@NullMarked
+package dev.distlock.samples.web;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,75 @@
+package dev.distlock.samples;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.RedisLock;
+import dev.distlock.samples.redis.EmbeddedRedis;
+import dev.distlock.samples.redis.EmbeddedRedisInitializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Starts the sample with no Redis configured: it must start its own and stop it on shutdown.
+ */
+class EmbeddedRedisTests {
+
+    @Test
+    void whenNoRedisIsConfiguredThenTheAppStartsAndStopsAnEmbeddedOne() {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(SamplesApplication.class)
+                .properties("server.port=0", "samples.report-interval=1h")
+                .run();
+        EmbeddedRedis redis;
+        try {
+            redis = context.getBean(EmbeddedRedisInitializer.BEAN_NAME, EmbeddedRedis.class);
+            assertThat(redis.isRunning()).isTrue();
+            assertThat(context.getEnvironment().getProperty("distlock.redis.url")).isEqualTo(redis.url());
+            assertThat(listening(redis.port())).isTrue();
+
+            LockClient client = context.getBean(LockClient.class);
+            assertThat(client.getOptions().uri()).contains(":" + redis.port());
+            RedisLock lock = client.getLock("embedded-check");
+            assertThat(lock.tryLock()).isTrue();
+            assertThat(lock.isLocked()).isTrue();
+            lock.unlock();
+        }
+        finally {
+            context.close();
+        }
+        assertThat(redis.isRunning()).isFalse();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !listening(redis.port()));
+    }
+
+    @Test
+    void whenSpringDataRedisIsConfiguredThenNoEmbeddedRedisStarts() {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(SamplesApplication.class)
+                .properties("spring.main.web-application-type=none", "spring.main.lazy-initialization=true",
+                        "samples.report-interval=1h", "spring.data.redis.url=" + dev.distlock.core.test.RedisServers.shared().uri())
+                .run();
+        try {
+            assertThat(context.containsBean(EmbeddedRedisInitializer.BEAN_NAME)).isFalse();
+            assertThat(context.getBean(LockClient.class).ping()).isPositive();
+        }
+        finally {
+            context.close();
+        }
+    }
+
+    private static boolean listening(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            return true;
+        }
+        catch (IOException ex) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.distlock.spring;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.distlock.core.LockException;
+
+/**
+ * A lock could not be acquired within its wait time, so the guarded code did not run.
+ */
+public class LockAcquisitionException extends LockException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String lockName;
+
+    /**
+     * Creates an exception.
+     * @param lockName resolved lock name
+     * @param waitTime how long the caller waited
+     * @param cause underlying failure, or {@code null} when the wait simply ran out
+     */
+    public LockAcquisitionException(String lockName, Duration waitTime, @Nullable Throwable cause) {
+        super("Could not acquire lock '" + lockName + "' within " + waitTime
+                + (cause != null ? ": " + cause.getMessage() : ""), cause);
+        this.lockName = lockName;
+    }
+
+    /**
+     * Returns the lock that could not be acquired.
+     * @return resolved lock name
+     */
+    public String getLockName() {
+        return lockName;
+    }
+}

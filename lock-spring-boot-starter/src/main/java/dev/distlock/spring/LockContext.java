@@ -1,0 +1,112 @@
+package dev.distlock.spring;
+
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lock held around the current {@link DistributedLock} or {@link LockTemplate} call, available
+ * on the thread that runs the guarded code ({@link #current()}).
+ */
+public final class LockContext {
+
+    private static final ThreadLocal<@Nullable LockContext> CURRENT = new ThreadLocal<>();
+
+    private final String name;
+    private final LockType type;
+    private final @Nullable Long fencingToken;
+    private final BooleanSupplier held;
+
+    private LockContext(String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held) {
+        this.name = name;
+        this.type = type;
+        this.fencingToken = fencingToken;
+        this.held = held;
+    }
+
+    /**
+     * Returns the innermost lock held around the running code.
+     * @return the context
+     * @throws IllegalStateException if no lock is held around the running code
+     */
+    public static LockContext current() {
+        LockContext context = CURRENT.get();
+        if (context == null) {
+            throw new IllegalStateException("LockContext.current() called outside a @DistributedLock method or LockTemplate callback");
+        }
+        return context;
+    }
+
+    /**
+     * Returns the innermost lock held around the running code, if any.
+     * @return the context, or empty
+     */
+    public static Optional<LockContext> find() {
+        return Optional.ofNullable(CURRENT.get());
+    }
+
+    /**
+     * Returns the resolved lock name (including the key).
+     * @return the lock name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Returns the kind of lock.
+     * @return the lock type
+     */
+    public LockType type() {
+        return type;
+    }
+
+    /**
+     * Returns whether the lock is still held: {@code false} once a renewal or a check found it lost.
+     * @return whether still held
+     */
+    public boolean isHeld() {
+        return held.getAsBoolean();
+    }
+
+    /**
+     * Returns the fencing token of a fenced lock ({@link DistributedLock#fenced()}).
+     * @return the token, or empty for an unfenced lock
+     */
+    public Optional<Long> fencingToken() {
+        return Optional.ofNullable(fencingToken);
+    }
+
+    /**
+     * Makes a context current; for the Distlock interceptor and template.
+     * @param name resolved lock name
+     * @param type kind of lock
+     * @param fencingToken fencing token or {@code null}
+     * @param held tells whether the hold is still valid
+     * @return the previous context, to pass to {@link #restore(LockContext)}
+     */
+    public static @Nullable LockContext enter(String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held) {
+        LockContext previous = CURRENT.get();
+        CURRENT.set(new LockContext(name, type, fencingToken, held));
+        return previous;
+    }
+
+    /**
+     * Restores the context that was current before {@link #enter}.
+     * @param previous what {@code enter} returned
+     */
+    public static void restore(@Nullable LockContext previous) {
+        if (previous == null) {
+            CURRENT.remove();
+        }
+        else {
+            CURRENT.set(previous);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockContext[" + name + ", " + type + "]";
+    }
+}

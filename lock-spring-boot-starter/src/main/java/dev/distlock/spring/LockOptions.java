@@ -1,0 +1,58 @@
+package dev.distlock.spring;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Options of one {@link LockTemplate} call. A {@code null} wait or lease means the configured
+ * default ({@code distlock.defaults.*}); a negative wait waits as long as it takes, a negative
+ * lease uses the watchdog.
+ *
+ * @param type kind of lock
+ * @param waitTime how long to wait, or {@code null} for the default
+ * @param leaseTime lease of the hold, or {@code null} for the default
+ */
+public record LockOptions(LockType type, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
+
+    /** Reentrant lock with the configured defaults. */
+    public static final LockOptions DEFAULTS = new LockOptions(LockType.REENTRANT, null, null);
+
+    /**
+     * Creates options.
+     * @param type kind of lock
+     * @param waitTime how long to wait, or {@code null} for the default
+     * @param leaseTime lease of the hold, or {@code null} for the default
+     */
+    public LockOptions {
+        Objects.requireNonNull(type, "'type' must not be null");
+    }
+
+    /**
+     * Returns default options for the given lock type.
+     * @param type kind of lock
+     * @return the options
+     */
+    public static LockOptions of(LockType type) {
+        return new LockOptions(type, null, null);
+    }
+
+    /**
+     * Returns a copy with the given wait time.
+     * @param waitTime how long to wait
+     * @return new options
+     */
+    public LockOptions withWaitTime(Duration waitTime) {
+        return new LockOptions(type, Objects.requireNonNull(waitTime, "'waitTime' must not be null"), leaseTime);
+    }
+
+    /**
+     * Returns a copy with the given lease time.
+     * @param leaseTime lease of the hold
+     * @return new options
+     */
+    public LockOptions withLeaseTime(Duration leaseTime) {
+        return new LockOptions(type, waitTime, Objects.requireNonNull(leaseTime, "'leaseTime' must not be null"));
+    }
+}

@@ -1,0 +1,88 @@
+package dev.distlock.spring;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs code under a Redis lock, for code that cannot use {@link DistributedLock}. The lock is held
+ * by the calling thread and released when the callback returns or throws; calls are reentrant.
+ * {@link LockContext#current()} works inside callbacks.
+ *
+ * <p>{@code key} is the full lock name. It also tags the metrics, so keep the number of distinct
+ * keys bounded or prefer the annotation, which tags by its template.
+ */
+public interface LockTemplate {
+
+    /**
+     * Runs the callback under a reentrant lock with the configured wait and lease.
+     * @param key lock name
+     * @param callback code to run
+     * @param <T> result type
+     * @return what the callback returned
+     * @throws LockAcquisitionException if the lock was not acquired in time
+     */
+    default <T> @Nullable T execute(String key, Supplier<T> callback) {
+        return execute(key, LockOptions.DEFAULTS, callback);
+    }
+
+    /**
+     * Runs the callback under a lock of the given options.
+     * @param key lock name
+     * @param options type, wait and lease
+     * @param callback code to run
+     * @param <T> result type
+     * @return what the callback returned
+     * @throws LockAcquisitionException if the lock was not acquired in time
+     */
+    <T> @Nullable T execute(String key, LockOptions options, Supplier<T> callback);
+
+    /**
+     * Runs the callback under a reentrant lock with the configured wait and lease.
+     * @param key lock name
+     * @param callback code to run
+     * @throws LockAcquisitionException if the lock was not acquired in time
+     */
+    default void execute(String key, Runnable callback) {
+        execute(key, LockOptions.DEFAULTS, callback);
+    }
+
+    /**
+     * Runs the callback under a lock of the given options.
+     * @param key lock name
+     * @param options type, wait and lease
+     * @param callback code to run
+     * @throws LockAcquisitionException if the lock was not acquired in time
+     */
+    default void execute(String key, LockOptions options, Runnable callback) {
+        execute(key, options, () -> {
+            callback.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs the callback if a reentrant lock can be acquired within {@code waitTime}.
+     * @param key lock name
+     * @param waitTime how long to wait; zero tries once
+     * @param callback code to run
+     * @param <T> result type
+     * @return whether it ran, and its result
+     */
+    <T> LockResult<T> tryExecute(String key, Duration waitTime, Supplier<T> callback);
+
+    /**
+     * Runs the callback if a reentrant lock can be acquired within {@code waitTime}.
+     * @param key lock name
+     * @param waitTime how long to wait; zero tries once
+     * @param callback code to run
+     * @return whether it ran
+     */
+    default boolean tryExecute(String key, Duration waitTime, Runnable callback) {
+        return tryExecute(key, waitTime, () -> {
+            callback.run();
+            return null;
+        }).wasExecuted();
+    }
+}

@@ -1,0 +1,104 @@
+package dev.distlock.spring.autoconfigure;
+
+import java.time.Duration;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.Advisor;
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+
+import dev.distlock.spring.internal.DistributedLockAdvisor;
+import dev.distlock.spring.internal.DistributedLockInterceptor;
+import dev.distlock.spring.internal.LockExecutor;
+import dev.distlock.spring.internal.LockKeyResolver;
+import dev.distlock.spring.internal.LockMethodRegistry;
+import dev.distlock.spring.internal.ReactiveLockSupport;
+
+/**
+ * Registers the {@link dev.distlock.spring.DistributedLock} advisor as infrastructure, like
+ * Spring's transaction advisor, ordered by {@code distlock.aspect.order} (default: outside
+ * {@code @Transactional}).
+ */
+@AutoConfiguration(after = DistlockAutoConfiguration.class)
+@ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
+@Import(DistlockAspectAutoConfiguration.AutoProxyRegistrar.class)
+public final class DistlockAspectAutoConfiguration {
+
+    private static final Logger logger = LoggerFactory.getLogger(DistlockAspectAutoConfiguration.class);
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static DistributedLockAdvisor distributedLockAdvisor(BeanFactory beanFactory, Environment environment,
+            ObjectProvider<LockExecutor> executor, ObjectProvider<ReactiveLockSupport> reactive) {
+        // Bound from the environment rather than injected: advisors are created before ordinary
+        // beans, and must not pull the lock client in early.
+        Binder binder = Binder.get(environment);
+        Duration wait = binder.bind("distlock.defaults.wait-time", Duration.class).orElse(Duration.ofSeconds(30));
+        Duration lease = binder.bind("distlock.defaults.lease-time", Duration.class).orElse(Duration.ofMillis(-1));
+        int order = binder.bind("distlock.aspect.order", Integer.class).orElse(DistlockProperties.Aspect.DEFAULT_ORDER);
+        LockMethodRegistry registry = new LockMethodRegistry(beanFactory, wait, lease);
+        DistributedLockInterceptor interceptor = new DistributedLockInterceptor(registry,
+                new LockKeyResolver(beanFactory), executor, reactive);
+        return new DistributedLockAdvisor(registry, interceptor, order);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static SmartInitializingSingleton distlockAdvisorOrderCheck(ListableBeanFactory beanFactory) {
+        return () -> {
+            DistributedLockAdvisor lockAdvisor = beanFactory.getBeanProvider(DistributedLockAdvisor.class).getIfAvailable();
+            if (lockAdvisor == null) {
+                return;
+            }
+            beanFactory.getBeansOfType(Advisor.class, false, false).forEach((name, advisor) -> {
+                if (advisor.getClass().getName().contains("TransactionAttributeSourceAdvisor")
+                        && advisor instanceof Ordered ordered && ordered.getOrder() < lockAdvisor.getOrder()) {
+                    logger.warn("The @DistributedLock advisor (order {}) runs inside the @Transactional advisor '{}' "
+                            + "(order {}): locks are released before transactions commit. Lower distlock.aspect.order.",
+                            lockAdvisor.getOrder(), name, ordered.getOrder());
+                }
+            });
+        };
+    }
+
+    /** Reactor support for {@code Mono}/{@code Flux} methods. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "reactor.core.publisher.Mono")
+    static class ReactorConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ReactiveLockSupport distlockReactiveLockSupport() {
+            return new ReactiveLockSupport();
+        }
+    }
+
+    /** Makes sure an infrastructure auto-proxy creator exists, with or without AspectJ. */
+    static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
+
+        @Override
+        public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+            AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.distlock.spring.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+import dev.distlock.spring.internal.LockObserver;
+import dev.distlock.spring.internal.MicrometerLockObserver;
+
+/**
+ * Micrometer metrics of Distlock locks, when Micrometer and a {@link MeterRegistry} are present.
+ */
+@AutoConfiguration(after = DistlockAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
+public final class DistlockMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    LockObserver distlockMicrometerObserver(MeterRegistry registry) {
+        return new MicrometerLockObserver(registry);
+    }
+}

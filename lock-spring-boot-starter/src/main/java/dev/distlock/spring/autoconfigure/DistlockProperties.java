@@ -1,0 +1,335 @@
+package dev.distlock.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import dev.distlock.spring.LeaseLostPolicy;
+
+/**
+ * Configuration properties of Distlock.
+ */
+@ConfigurationProperties("distlock")
+public class DistlockProperties {
+
+    /** Whether to enable Distlock's auto-configuration. */
+    private boolean enabled = true;
+
+    /** Prefix prepended to every lock name to form its Redis key. */
+    private String keyPrefix = "";
+
+    /** Lease of watchdog-renewed holds; renewed every third of it while held. */
+    private Duration watchdogTimeout = Duration.ofSeconds(30);
+
+    /** Whether to fail startup when Redis cannot be reached; otherwise the health indicator reports DOWN. */
+    private boolean failFast = false;
+
+    /** What to do when a lock's lease is lost while the locked method runs. */
+    private LeaseLostPolicy leaseLostPolicy = LeaseLostPolicy.LOG;
+
+    private final Redis redis = new Redis();
+
+    private final Defaults defaults = new Defaults();
+
+    private final Redlock redlock = new Redlock();
+
+    private final Aspect aspect = new Aspect();
+
+    private final Watchdog watchdog = new Watchdog();
+
+    private final Endpoint endpoint = new Endpoint();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public Duration getWatchdogTimeout() {
+        return watchdogTimeout;
+    }
+
+    public void setWatchdogTimeout(Duration watchdogTimeout) {
+        this.watchdogTimeout = watchdogTimeout;
+    }
+
+    public boolean isFailFast() {
+        return failFast;
+    }
+
+    public void setFailFast(boolean failFast) {
+        this.failFast = failFast;
+    }
+
+    public LeaseLostPolicy getLeaseLostPolicy() {
+        return leaseLostPolicy;
+    }
+
+    public void setLeaseLostPolicy(LeaseLostPolicy leaseLostPolicy) {
+        this.leaseLostPolicy = leaseLostPolicy;
+    }
+
+    public Redis getRedis() {
+        return redis;
+    }
+
+    public Defaults getDefaults() {
+        return defaults;
+    }
+
+    public Redlock getRedlock() {
+        return redlock;
+    }
+
+    public Aspect getAspect() {
+        return aspect;
+    }
+
+    public Watchdog getWatchdog() {
+        return watchdog;
+    }
+
+    public Endpoint getEndpoint() {
+        return endpoint;
+    }
+
+    /** Redis connection of the lock client. */
+    public static class Redis {
+
+        /**
+         * Redis URL, redis://[user:password@]host[:port][/database] or rediss:// for TLS. When no
+         * distlock.redis connection is set, Spring Boot's spring.data.redis connection is used, else
+         * redis://localhost:6379.
+         */
+        private @Nullable String url;
+
+        /** Login username, overriding the one in the URL. */
+        private @Nullable String username;
+
+        /** Login password, overriding the one in the URL. */
+        private @Nullable String password;
+
+        /** Database index, overriding the one in the URL. */
+        private @Nullable Integer database;
+
+        /** Whether to use TLS, overriding the URL's scheme. */
+        private @Nullable Boolean ssl;
+
+        /** Bound on every Redis command. */
+        private Duration timeout = Duration.ofSeconds(3);
+
+        /** Connection name shown by CLIENT LIST. */
+        private @Nullable String clientName;
+
+        private final Sentinel sentinel = new Sentinel();
+
+        private final Cluster cluster = new Cluster();
+
+        public @Nullable String getUrl() {
+            return url;
+        }
+
+        public void setUrl(@Nullable String url) {
+            this.url = url;
+        }
+
+        public @Nullable String getUsername() {
+            return username;
+        }
+
+        public void setUsername(@Nullable String username) {
+            this.username = username;
+        }
+
+        public @Nullable String getPassword() {
+            return password;
+        }
+
+        public void setPassword(@Nullable String password) {
+            this.password = password;
+        }
+
+        public @Nullable Integer getDatabase() {
+            return database;
+        }
+
+        public void setDatabase(@Nullable Integer database) {
+            this.database = database;
+        }
+
+        public @Nullable Boolean getSsl() {
+            return ssl;
+        }
+
+        public void setSsl(@Nullable Boolean ssl) {
+            this.ssl = ssl;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        public @Nullable String getClientName() {
+            return clientName;
+        }
+
+        public void setClientName(@Nullable String clientName) {
+            this.clientName = clientName;
+        }
+
+        public Sentinel getSentinel() {
+            return sentinel;
+        }
+
+        public Cluster getCluster() {
+            return cluster;
+        }
+    }
+
+    /** Redis Sentinel connection. */
+    public static class Sentinel {
+
+        /** Name of the Redis master monitored by the sentinels. */
+        private @Nullable String master;
+
+        /** Sentinel nodes, as host:port or redis://host:port. */
+        private List<String> nodes = new ArrayList<>();
+
+        public @Nullable String getMaster() {
+            return master;
+        }
+
+        public void setMaster(@Nullable String master) {
+            this.master = master;
+        }
+
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+    }
+
+    /** Redis Cluster connection. */
+    public static class Cluster {
+
+        /** Cluster seed nodes, as host:port or redis://host:port. */
+        private List<String> nodes = new ArrayList<>();
+
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+    }
+
+    /** Defaults of @DistributedLock and LockTemplate. */
+    public static class Defaults {
+
+        /** How long to wait for a lock; negative waits as long as it takes, 0 tries once. */
+        private Duration waitTime = Duration.ofSeconds(30);
+
+        /** Lease of a hold; negative uses the watchdog (renewed while held). */
+        private Duration leaseTime = Duration.ofMillis(-1);
+
+        public Duration getWaitTime() {
+            return waitTime;
+        }
+
+        public void setWaitTime(Duration waitTime) {
+            this.waitTime = waitTime;
+        }
+
+        public Duration getLeaseTime() {
+            return leaseTime;
+        }
+
+        public void setLeaseTime(Duration leaseTime) {
+            this.leaseTime = leaseTime;
+        }
+    }
+
+    /** Red locks. */
+    public static class Redlock {
+
+        /** Independent Redis masters of red locks (LockType.RED), as redis:// URLs; a majority must grant a lock. */
+        private List<String> nodes = new ArrayList<>();
+
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+    }
+
+    /** The @DistributedLock advisor. */
+    public static class Aspect {
+
+        /** Order of the @DistributedLock advisor; the default runs it outside @Transactional (which has the lowest precedence). */
+        private int order = DEFAULT_ORDER;
+
+        /** Default advisor order: just before the lowest precedence used by @Transactional. */
+        public static final int DEFAULT_ORDER = org.springframework.core.Ordered.LOWEST_PRECEDENCE - 100;
+
+        public int getOrder() {
+            return order;
+        }
+
+        public void setOrder(int order) {
+            this.order = order;
+        }
+    }
+
+    /** Watchdog limits. */
+    public static class Watchdog {
+
+        /** Longest time a watchdog-renewed hold is kept; the lock is released after it. Unlimited when not set. */
+        private @Nullable Duration maxHold;
+
+        public @Nullable Duration getMaxHold() {
+            return maxHold;
+        }
+
+        public void setMaxHold(@Nullable Duration maxHold) {
+            this.maxHold = maxHold;
+        }
+    }
+
+    /** The distlock Actuator endpoint. */
+    public static class Endpoint {
+
+        /** Whether the endpoint's force-unlock write operation is allowed. */
+        private boolean forceUnlockEnabled = false;
+
+        public boolean isForceUnlockEnabled() {
+            return forceUnlockEnabled;
+        }
+
+        public void setForceUnlockEnabled(boolean forceUnlockEnabled) {
+            this.forceUnlockEnabled = forceUnlockEnabled;
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.distlock.spring.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.distlock.core.LockException;
+import dev.distlock.spring.LockAcquisitionException;
+import dev.distlock.spring.LockContext;
+import dev.distlock.spring.LockOptions;
+import dev.distlock.spring.LockResult;
+import dev.distlock.spring.LockTemplate;
+import dev.distlock.spring.LockType;
+
+/**
+ * {@link LockTemplate} over a {@link LockExecutor}; holds belong to the calling thread.
+ */
+public final class DefaultLockTemplate implements LockTemplate {
+
+    private final LockExecutor executor;
+    private final Duration defaultWait;
+    private final Duration defaultLease;
+
+    /**
+     * Creates a template.
+     * @param executor acquires and releases
+     * @param defaultWait wait when the options give none
+     * @param defaultLease lease when the options give none
+     */
+    public DefaultLockTemplate(LockExecutor executor, Duration defaultWait, Duration defaultLease) {
+        this.executor = executor;
+        this.defaultWait = defaultWait;
+        this.defaultLease = defaultLease;
+    }
+
+    @Override
+    public <T> @Nullable T execute(String key, LockOptions options, Supplier<T> callback) {
+        Objects.requireNonNull(options, "'options' must not be null");
+        LockRequest request = request(key, options.type(), options.waitTime() != null ? options.waitTime() : defaultWait,
+                options.leaseTime() != null ? options.leaseTime() : defaultLease);
+        LockResult<T> result = run(request, callback);
+        if (!result.wasExecuted()) {
+            throw new LockAcquisitionException(key, request.waitTime(), null);
+        }
+        return result.getValue();
+    }
+
+    @Override
+    public <T> LockResult<T> tryExecute(String key, Duration waitTime, Supplier<T> callback) {
+        Objects.requireNonNull(waitTime, "'waitTime' must not be null");
+        return run(request(key, LockType.REENTRANT, waitTime, defaultLease), callback);
+    }
+
+    private LockRequest request(String key, LockType type, Duration wait, Duration lease) {
+        Objects.requireNonNull(key, "'key' must not be null");
+        if (key.isBlank()) {
+            throw new IllegalArgumentException("'key' must not be blank");
+        }
+        return new LockRequest(key, List.of(key), type, false, wait, lease, "LockTemplate callback for '" + key + "'");
+    }
+
+    private <T> LockResult<T> run(LockRequest request, Supplier<T> callback) {
+        Objects.requireNonNull(callback, "'callback' must not be null");
+        Thread thread = Thread.currentThread();
+        LockExecutor.Hold hold;
+        try {
+            hold = executor.tryAcquire(request, thread.getId(), thread);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockAcquisitionException(request.displayName(), request.waitTime(), ex);
+        }
+        catch (LockException ex) {
+            throw ex;
+        }
+        if (hold == null) {
+            return LockResult.notAcquired();
+        }
+        LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        T value;
+        try {
+            value = callback.get();
+        }
+        finally {
+            LockContext.restore(previous);
+            executor.release(hold);
+        }
+        executor.checkLeaseLost(hold);
+        return LockResult.executed(value);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.distlock.spring.internal;
+
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.distlock.core.LockListener;
+
+/**
+ * The listener installed in the auto-configured client: reports lost leases to {@link ActiveHolds}
+ * and forwards every event to the application's {@link LockListener} beans.
+ */
+public final class DistlockLockListener implements LockListener {
+
+    private static final Logger logger = LoggerFactory.getLogger(DistlockLockListener.class);
+
+    private final ActiveHolds holds;
+    private final List<LockListener> delegates;
+
+    /**
+     * Creates the listener.
+     * @param holds registry of active holds
+     * @param delegates application listeners
+     */
+    public DistlockLockListener(ActiveHolds holds, List<LockListener> delegates) {
+        this.holds = holds;
+        this.delegates = List.copyOf(delegates);
+    }
+
+    @Override
+    public void onAcquired(String lockName, long ownerId, long waitNanos) {
+        forEach(l -> l.onAcquired(lockName, ownerId, waitNanos));
+    }
+
+    @Override
+    public void onTimeout(String lockName, long ownerId, long waitNanos) {
+        forEach(l -> l.onTimeout(lockName, ownerId, waitNanos));
+    }
+
+    @Override
+    public void onReleased(String lockName, long ownerId) {
+        forEach(l -> l.onReleased(lockName, ownerId));
+    }
+
+    @Override
+    public void onLeaseLost(String lockName, long ownerId) {
+        holds.leaseLost(lockName, ownerId);
+        forEach(l -> l.onLeaseLost(lockName, ownerId));
+    }
+
+    private void forEach(java.util.function.Consumer<LockListener> call) {
+        for (LockListener delegate : delegates) {
+            try {
+                call.accept(delegate);
+            }
+            catch (RuntimeException ex) {
+                logger.warn("LockListener {} failed", delegate, ex);
+            }
+        }
+    }
+}

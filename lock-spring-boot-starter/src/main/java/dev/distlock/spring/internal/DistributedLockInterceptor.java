@@ -1,0 +1,229 @@
+package dev.distlock.spring.internal;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.util.ClassUtils;
+
+import dev.distlock.core.RedisLock;
+import dev.distlock.spring.LockAcquisitionException;
+import dev.distlock.spring.LockContext;
+import dev.distlock.spring.LockLeaseExpiredException;
+import dev.distlock.spring.OnFailure;
+
+/**
+ * Runs {@link dev.distlock.spring.DistributedLock} methods under their lock, dispatching on the
+ * return type: plain, {@code CompletionStage}, or Reactor (through {@link ReactiveLockSupport}).
+ */
+public final class DistributedLockInterceptor implements MethodInterceptor {
+
+    private static final boolean TX_PRESENT = ClassUtils.isPresent(
+            "org.springframework.transaction.support.TransactionSynchronizationManager",
+            DistributedLockInterceptor.class.getClassLoader());
+
+    private final LockMethodRegistry registry;
+    private final LockKeyResolver keys;
+    private final ObjectProvider<LockExecutor> executorProvider;
+    private final ObjectProvider<ReactiveLockSupport> reactiveProvider;
+    private volatile @Nullable LockExecutor executor;
+
+    /**
+     * Creates the interceptor.
+     * @param registry parsed lock methods
+     * @param keys evaluates keys
+     * @param executorProvider resolved on first call, so proxying does not create the client early
+     * @param reactiveProvider Reactor support, present only with Reactor on the classpath
+     */
+    public DistributedLockInterceptor(LockMethodRegistry registry, LockKeyResolver keys,
+            ObjectProvider<LockExecutor> executorProvider, ObjectProvider<ReactiveLockSupport> reactiveProvider) {
+        this.registry = registry;
+        this.keys = keys;
+        this.executorProvider = executorProvider;
+        this.reactiveProvider = reactiveProvider;
+    }
+
+    @Override
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+        Object target = invocation.getThis();
+        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : null;
+        LockMethod lockMethod = registry.find(invocation.getMethod(), targetClass);
+        if (lockMethod == null || target == null) {
+            return invocation.proceed();
+        }
+        Object[] args = invocation.getArguments();
+        if (!keys.shouldLock(lockMethod, target, args)) {
+            return invocation.proceed();
+        }
+        List<String> names = keys.names(lockMethod, target, args);
+        LockRequest request = new LockRequest(lockMethod.template(), names, lockMethod.type(),
+                lockMethod.annotation().fenced(), lockMethod.waitTime(), lockMethod.leaseTime(),
+                lockMethod.description() + "()");
+        return switch (lockMethod.kind()) {
+            case SYNC -> invokeSync(invocation, lockMethod, request, target, args);
+            case COMPLETION_STAGE -> invokeStage(invocation, lockMethod, request, target, args);
+            case MONO, FLUX -> reactive(lockMethod).invoke(invocation, lockMethod, request, executor(), target, args);
+        };
+    }
+
+    private ReactiveLockSupport reactive(LockMethod lockMethod) {
+        ReactiveLockSupport support = reactiveProvider.getIfAvailable();
+        if (support == null) {
+            throw new IllegalStateException("@DistributedLock on " + lockMethod.description()
+                    + " returns a Reactor type but Reactor support is not configured");
+        }
+        return support;
+    }
+
+    private LockExecutor executor() {
+        LockExecutor resolved = executor;
+        if (resolved == null) {
+            resolved = executorProvider.getObject();
+            executor = resolved;
+        }
+        return resolved;
+    }
+
+    private @Nullable Object invokeSync(MethodInvocation invocation, LockMethod lockMethod, LockRequest request,
+            Object target, Object[] args) throws Throwable {
+        LockExecutor executor = executor();
+        Thread thread = Thread.currentThread();
+        LockExecutor.Hold hold;
+        try {
+            hold = executor.tryAcquire(request, thread.getId(), thread);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockAcquisitionException(request.displayName(), request.waitTime(), ex);
+        }
+        if (hold == null) {
+            return onFailure(lockMethod, request, target, args, false);
+        }
+        LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        Object result;
+        try {
+            result = invocation.proceed();
+        }
+        catch (Throwable ex) {
+            LockContext.restore(previous);
+            if (!(TX_PRESENT && TransactionReleaseSupport.releaseAfterTransaction(executor, hold))) {
+                executor.release(hold);
+            }
+            throw ex;
+        }
+        LockContext.restore(previous);
+        if (TX_PRESENT && TransactionReleaseSupport.releaseAfterTransaction(executor, hold)) {
+            return result;
+        }
+        executor.release(hold);
+        executor.checkLeaseLost(hold);
+        return result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private @Nullable Object invokeStage(MethodInvocation invocation, LockMethod lockMethod, LockRequest request,
+            Object target, Object[] args) throws Throwable {
+        LockExecutor executor = executor();
+        long ownerId = RedisLock.newOwnerId();
+        LockExecutor.Hold hold;
+        try {
+            hold = executor.tryAcquire(request, ownerId, null);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(
+                    new LockAcquisitionException(request.displayName(), request.waitTime(), ex));
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        if (hold == null) {
+            return onFailure(lockMethod, request, target, args, true);
+        }
+        LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        Object result;
+        try {
+            result = invocation.proceed();
+        }
+        catch (Throwable ex) {
+            executor.release(hold);
+            throw ex;
+        }
+        finally {
+            LockContext.restore(previous);
+        }
+        if (result == null) {
+            executor.release(hold);
+            return null;
+        }
+        CompletableFuture<Object> original = ((CompletionStage<Object>) result).toCompletableFuture();
+        CompletableFuture<Object> out = new CompletableFuture<>();
+        hold.onLeaseLost(() -> original.cancel(true));
+        out.whenComplete((value, error) -> {
+            if (out.isCancelled()) {
+                original.cancel(true);
+            }
+        });
+        original.whenComplete((value, error) -> {
+            executor.release(hold);
+            try {
+                executor.checkLeaseLost(hold);
+            }
+            catch (LockLeaseExpiredException ex) {
+                out.completeExceptionally(ex);
+                return;
+            }
+            if (error != null) {
+                out.completeExceptionally(error);
+            }
+            else {
+                out.complete(value);
+            }
+        });
+        return out;
+    }
+
+    private @Nullable Object onFailure(LockMethod lockMethod, LockRequest request, Object target, Object[] args,
+            boolean async) throws Throwable {
+        OnFailure policy = lockMethod.annotation().onFailure();
+        if (policy == OnFailure.THROW) {
+            LockAcquisitionException ex = new LockAcquisitionException(request.displayName(), request.waitTime(), null);
+            if (async) {
+                return CompletableFuture.failedFuture(ex);
+            }
+            throw ex;
+        }
+        if (policy == OnFailure.FALLBACK) {
+            return invokeFallback(lockMethod, target, args);
+        }
+        return empty(lockMethod.method().getReturnType());
+    }
+
+    static @Nullable Object invokeFallback(LockMethod lockMethod, Object target, Object[] args) throws Throwable {
+        Method fallback = lockMethod.fallback();
+        try {
+            return fallback.invoke(target, args);
+        }
+        catch (InvocationTargetException ex) {
+            throw ex.getTargetException();
+        }
+    }
+
+    static @Nullable Object empty(Class<?> returnType) {
+        if (returnType == Optional.class) {
+            return Optional.empty();
+        }
+        if (CompletionStage.class.isAssignableFrom(returnType)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return null;
+    }
+}

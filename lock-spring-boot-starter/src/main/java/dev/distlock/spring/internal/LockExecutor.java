@@ -1,0 +1,230 @@
+package dev.distlock.spring.internal;
+
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockException;
+import dev.distlock.core.RedisLock;
+import dev.distlock.spring.LockLeaseExpiredException;
+import dev.distlock.spring.LockType;
+
+/**
+ * Acquires and releases the lock of a {@link LockRequest}, keeping {@link ActiveHolds} and the
+ * metrics observer up to date, and enforcing {@code distlock.watchdog.max-hold}.
+ */
+public final class LockExecutor implements AutoCloseable {
+
+    private static final Logger logger = LoggerFactory.getLogger(LockExecutor.class);
+
+    private final LockFactory factory;
+    private final ActiveHolds holds;
+    private final Supplier<LockObserver> observer;
+    private final @Nullable Duration maxHold;
+    private final @Nullable ScheduledExecutorService scheduler;
+
+    /**
+     * Creates an executor.
+     * @param factory builds locks
+     * @param holds registry of active holds
+     * @param observer metrics hooks
+     * @param maxHold cap on watchdog-renewed holds, or {@code null} for none
+     */
+    public LockExecutor(LockFactory factory, ActiveHolds holds, Supplier<LockObserver> observer, @Nullable Duration maxHold) {
+        this.factory = factory;
+        this.holds = holds;
+        this.observer = observer;
+        this.maxHold = maxHold;
+        this.scheduler = maxHold == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "distlock-max-hold");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * Returns the registry of active holds.
+     * @return the registry
+     */
+    public ActiveHolds holds() {
+        return holds;
+    }
+
+    /**
+     * Tries to acquire the request's lock for an owner.
+     * @param request what to lock
+     * @param ownerId thread id or an id from {@link RedisLock#newOwnerId()}
+     * @param thread the holding thread, or {@code null} for an asynchronous hold
+     * @return the hold, or {@code null} when the wait ran out
+     * @throws InterruptedException if interrupted while waiting
+     * @throws LockException if Redis fails
+     */
+    public @Nullable Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread) throws InterruptedException {
+        RedisLock lock = request.names().size() == 1
+                ? factory.lock(request.names().get(0), request.type(), request.fenced())
+                : factory.multi(request.names(), request.type());
+        LockObserver obs = observer.get();
+        obs.waitStarted(request.template(), request.type());
+        Object waiter = holds.waitStarted(request, thread);
+        long start = System.nanoTime();
+        boolean acquired;
+        Long token = null;
+        try {
+            if (lock instanceof FencedLock fenced) {
+                OptionalLong issued = fenced.tryLockAndGetToken(millis(request.waitTime()), millis(request.leaseTime()),
+                        TimeUnit.MILLISECONDS, ownerId);
+                acquired = issued.isPresent();
+                token = acquired ? issued.getAsLong() : null;
+            }
+            else {
+                acquired = lock.tryLock(millis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
+            }
+        }
+        catch (InterruptedException | RuntimeException ex) {
+            obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ERROR, System.nanoTime() - start);
+            throw ex;
+        }
+        finally {
+            holds.waitEnded(waiter);
+        }
+        long waited = System.nanoTime() - start;
+        if (!acquired) {
+            obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.TIMEOUT, waited);
+            return null;
+        }
+        obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ACQUIRED, waited);
+        ActiveHolds.Entry entry = holds.register(request, lock.getName(), ownerId, thread);
+        Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token);
+        if (scheduler != null && maxHold != null && request.leaseTime().isNegative()) {
+            hold.maxHoldTask = scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        return hold;
+    }
+
+    /**
+     * Releases a hold from any thread. A hold whose lease was already lost is released quietly.
+     * @param hold what {@link #tryAcquire} returned
+     */
+    public void release(Hold hold) {
+        ScheduledFuture<?> task = hold.maxHoldTask;
+        if (task != null) {
+            task.cancel(false);
+        }
+        try {
+            if (!hold.released) {
+                hold.released = true;
+                hold.lock.unlock(hold.ownerId);
+            }
+        }
+        catch (IllegalMonitorStateException ex) {
+            // The core has reported the lost lease through the listener already.
+            logger.debug("Lock '{}' was no longer held at release: {}", hold.lock.getName(), ex.getMessage());
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Could not release lock '{}' after {}; it expires with its lease", hold.lock.getName(),
+                    hold.request.description(), ex);
+        }
+        finally {
+            holds.unregister(hold.entry);
+            observer.get().released(hold.request.template(), hold.request.type(), System.nanoTime() - hold.acquiredNanos);
+        }
+    }
+
+    /**
+     * Throws when the hold's lease was lost and the policy is {@code throw}.
+     * @param hold the hold
+     * @throws LockLeaseExpiredException if so
+     */
+    public void checkLeaseLost(Hold hold) {
+        if (hold.entry.lost && holds.policy() == dev.distlock.spring.LeaseLostPolicy.THROW) {
+            throw new LockLeaseExpiredException(hold.lock.getName(), hold.request.description());
+        }
+    }
+
+    private void maxHoldReached(Hold hold) {
+        if (hold.released) {
+            return;
+        }
+        logger.warn("Lock '{}' held by {} for longer than distlock.watchdog.max-hold ({}); releasing it",
+                hold.lock.getName(), hold.request.description(), maxHold);
+        try {
+            hold.released = true;
+            hold.lock.unlock(hold.ownerId);
+        }
+        catch (RuntimeException ex) {
+            logger.debug("Releasing lock '{}' at max-hold failed", hold.lock.getName(), ex);
+        }
+        holds.leaseLost(hold.lock.getName(), hold.ownerId);
+    }
+
+    private static long millis(Duration duration) {
+        return duration.isNegative() ? -1 : duration.toMillis();
+    }
+
+    @Override
+    public void close() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+        }
+    }
+
+    /** A lock held through this executor. */
+    public static final class Hold {
+
+        final RedisLock lock;
+        final LockRequest request;
+        final long ownerId;
+        final ActiveHolds.Entry entry;
+        final long acquiredNanos;
+        volatile boolean released;
+        volatile @Nullable ScheduledFuture<?> maxHoldTask;
+        private final @Nullable Long token;
+
+        Hold(RedisLock lock, LockRequest request, long ownerId, ActiveHolds.Entry entry, long acquiredNanos,
+                @Nullable Long token) {
+            this.token = token;
+            this.lock = lock;
+            this.request = request;
+            this.ownerId = ownerId;
+            this.entry = entry;
+            this.acquiredNanos = acquiredNanos;
+        }
+
+        /** @return resolved lock name */
+        public String name() {
+            return lock.getName();
+        }
+
+        /** @return lock type */
+        public LockType type() {
+            return request.type();
+        }
+
+        /** @return whether the hold is still valid as far as this instance knows */
+        public boolean isHeld() {
+            return !released && !entry.lost;
+        }
+
+        /** @return fencing token, or {@code null} when unfenced */
+        public @Nullable Long fencingToken() {
+            return token;
+        }
+
+        /**
+         * Sets what to run to cancel the guarded work when the lease is lost (policy {@code interrupt}).
+         * @param canceller cancels the future or subscription
+         */
+        public void onLeaseLost(Runnable canceller) {
+            entry.canceller = canceller;
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package dev.distlock.spring.internal;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
+
+import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.OnFailure;
+
+/**
+ * Finds {@link DistributedLock} methods and parses and checks their attributes once, so that a bad
+ * expression, duration or fallback fails startup with a message naming the method.
+ */
+public final class LockMethodRegistry {
+
+    private static final Logger logger = LoggerFactory.getLogger(LockMethodRegistry.class);
+
+    static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
+
+    private static final Object NONE = new Object();
+
+    private final SpelExpressionParser parser = new SpelExpressionParser();
+    private final Map<MethodClassKey, Object> cache = new ConcurrentHashMap<>();
+    private final BeanFactory beanFactory;
+    private final Duration defaultWait;
+    private final Duration defaultLease;
+
+    /**
+     * Creates a registry.
+     * @param beanFactory resolves placeholders and checks bean references
+     * @param defaultWait {@code distlock.defaults.wait-time}
+     * @param defaultLease {@code distlock.defaults.lease-time}
+     */
+    public LockMethodRegistry(BeanFactory beanFactory, Duration defaultWait, Duration defaultLease) {
+        this.beanFactory = beanFactory;
+        this.defaultWait = defaultWait;
+        this.defaultLease = defaultLease;
+    }
+
+    /**
+     * Returns the parsed lock method, or {@code null} when the method is not annotated.
+     * @param method the invoked method
+     * @param targetClass the target class, may be {@code null}
+     * @return the lock method or {@code null}
+     * @throws IllegalStateException if the annotation is invalid
+     */
+    public @Nullable LockMethod find(Method method, @Nullable Class<?> targetClass) {
+        Object found = cache.computeIfAbsent(new MethodClassKey(method, targetClass), key -> {
+            LockMethod parsed = parse(method, targetClass);
+            return parsed != null ? parsed : NONE;
+        });
+        return found instanceof LockMethod lockMethod ? lockMethod : null;
+    }
+
+    private @Nullable LockMethod parse(Method method, @Nullable Class<?> targetClass) {
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+        if (annotation == null && specific != method) {
+            annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+        }
+        if (annotation == null && targetClass != null) {
+            annotation = AnnotatedElementUtils.findMergedAnnotation(targetClass, DistributedLock.class);
+        }
+        if (annotation == null || !java.lang.reflect.Modifier.isPublic(specific.getModifiers())
+                || specific.getDeclaringClass() == Object.class) {
+            return null;
+        }
+        Class<?> owner = targetClass != null ? targetClass : specific.getDeclaringClass();
+        String description = ClassUtils.getShortName(ClassUtils.getUserClass(owner)) + "." + specific.getName();
+        String where = "@DistributedLock on " + description + signature(specific);
+        String template = StringUtils.hasText(annotation.name()) ? resolvePlaceholders(annotation.name(), where, "name")
+                : description;
+        Expression key = parseChecked(annotation.key(), specific, where, "key");
+        Expression condition = parseChecked(annotation.condition(), specific, where, "condition");
+        Duration wait = duration(annotation.waitTime(), defaultWait, where, "waitTime");
+        Duration lease = duration(annotation.leaseTime(), defaultLease, where, "leaseTime");
+        if (!lease.isNegative() && lease.isZero()) {
+            throw new IllegalStateException(where + ": leaseTime must be positive or -1 for the watchdog");
+        }
+        LockMethod.Kind kind = kind(specific.getReturnType(), where);
+        Method fallback = fallback(annotation, specific, owner, where);
+        if (annotation.onFailure() == OnFailure.SKIP && specific.getReturnType().isPrimitive()
+                && specific.getReturnType() != void.class) {
+            throw new IllegalStateException(where + ": onFailure=SKIP cannot return a value of primitive type "
+                    + specific.getReturnType().getName());
+        }
+        Class<? extends java.lang.annotation.Annotation> async = asyncAnnotation();
+        if (async != null && AnnotatedElementUtils.hasAnnotation(specific, async)) {
+            logger.warn("{} also has @Async: the lock is taken on the executor thread, inside the @Async advice", where);
+        }
+        return new LockMethod(specific, description, annotation, template, key, annotation.key(), condition, wait,
+                lease, fallback, kind);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static @Nullable Class<? extends java.lang.annotation.Annotation> asyncAnnotation() {
+        try {
+            return (Class<? extends java.lang.annotation.Annotation>) ClassUtils
+                    .forName("org.springframework.scheduling.annotation.Async", LockMethodRegistry.class.getClassLoader());
+        }
+        catch (ClassNotFoundException | LinkageError ex) {
+            return null;
+        }
+    }
+
+    private static LockMethod.Kind kind(Class<?> returnType, String where) {
+        String name = returnType.getName();
+        if (name.equals("reactor.core.publisher.Mono")) {
+            return LockMethod.Kind.MONO;
+        }
+        if (name.equals("reactor.core.publisher.Flux")) {
+            return LockMethod.Kind.FLUX;
+        }
+        if (CompletionStage.class.isAssignableFrom(returnType)) {
+            if (!returnType.isAssignableFrom(CompletableFuture.class)) {
+                throw new IllegalStateException(where + ": return type " + name
+                        + " is not supported; declare CompletionStage or CompletableFuture");
+            }
+            return LockMethod.Kind.COMPLETION_STAGE;
+        }
+        return LockMethod.Kind.SYNC;
+    }
+
+    private static @Nullable Method fallback(DistributedLock annotation, Method method, Class<?> owner, String where) {
+        if (annotation.onFailure() != OnFailure.FALLBACK) {
+            if (StringUtils.hasText(annotation.fallback())) {
+                throw new IllegalStateException(where + ": fallback '" + annotation.fallback()
+                        + "' is set but onFailure is " + annotation.onFailure() + "; use onFailure = OnFailure.FALLBACK");
+            }
+            return null;
+        }
+        if (!StringUtils.hasText(annotation.fallback())) {
+            throw new IllegalStateException(where + ": onFailure=FALLBACK needs the fallback method name");
+        }
+        Method fallback = ReflectionUtils.findMethod(owner, annotation.fallback(), method.getParameterTypes());
+        if (fallback == null) {
+            throw new IllegalStateException(where + ": fallback method " + annotation.fallback()
+                    + signature(method) + " not found on " + owner.getName());
+        }
+        if (!ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType())
+                .isAssignableFrom(ClassUtils.resolvePrimitiveIfNecessary(fallback.getReturnType()))) {
+            throw new IllegalStateException(where + ": fallback method " + annotation.fallback() + " returns "
+                    + fallback.getReturnType().getName() + ", not " + method.getReturnType().getName());
+        }
+        ReflectionUtils.makeAccessible(fallback);
+        return fallback;
+    }
+
+    private Duration duration(String value, Duration defaultValue, String where, String attribute) {
+        if (!StringUtils.hasText(value)) {
+            return defaultValue;
+        }
+        String resolved = resolvePlaceholders(value, where, attribute).trim();
+        if (resolved.equals("-1")) {
+            return Duration.ofMillis(-1);
+        }
+        try {
+            return DurationStyle.detectAndParse(resolved);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalStateException(where + ": " + attribute + " '" + value
+                    + "' is not a duration (use e.g. \"5s\", \"500ms\", \"PT1M\" or \"-1\")", ex);
+        }
+    }
+
+    private String resolvePlaceholders(String value, String where, String attribute) {
+        if (!value.contains("${") || !(beanFactory instanceof ConfigurableBeanFactory configurable)) {
+            return value;
+        }
+        try {
+            String resolved = configurable.resolveEmbeddedValue(value);
+            return resolved != null ? resolved : value;
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalStateException(where + ": cannot resolve " + attribute + " '" + value + "': "
+                    + ex.getMessage(), ex);
+        }
+    }
+
+    private @Nullable Expression parseChecked(String source, Method method, String where, String attribute) {
+        if (!StringUtils.hasText(source)) {
+            return null;
+        }
+        String text = resolvePlaceholders(source, where, attribute);
+        Expression expression;
+        try {
+            expression = parser.parseExpression(text);
+        }
+        catch (ParseException ex) {
+            throw new IllegalStateException("Invalid " + attribute + " expression '" + source + "' in " + where + ": "
+                    + ex.getSimpleMessage(), ex);
+        }
+        if (expression instanceof SpelExpression spel) {
+            check(spel.getAST(), allowedVariables(method), method, source, where, attribute);
+        }
+        return expression;
+    }
+
+    private void check(SpelNode node, Set<String> variables, Method method, String source, String where,
+            String attribute) {
+        if (node instanceof VariableReference) {
+            String name = node.toStringAST().substring(1);
+            if (!variables.contains(name)) {
+                String hint = PARAMETER_NAMES.getParameterNames(method) == null && method.getParameterCount() > 0
+                        ? " (parameter names are not available: compile with -parameters or use #p0/#a0)"
+                        : " (known: " + variables.stream().sorted().toList() + ")";
+                throw new IllegalStateException("Invalid " + attribute + " expression '" + source + "' in " + where
+                        + ": unknown variable #" + name + hint);
+            }
+        }
+        if (node instanceof BeanReference) {
+            String name = node.toStringAST().substring(1).replace("'", "");
+            if (!name.startsWith("&") && !beanFactory.containsBean(name)) {
+                throw new IllegalStateException("Invalid " + attribute + " expression '" + source + "' in " + where
+                        + ": no bean named '" + name + "'");
+            }
+        }
+        for (int i = 0; i < node.getChildCount(); i++) {
+            check(node.getChild(i), variables, method, source, where, attribute);
+        }
+    }
+
+    private static Set<String> allowedVariables(Method method) {
+        Set<String> names = new HashSet<>(Set.of("root", "this"));
+        for (int i = 0; i < method.getParameterCount(); i++) {
+            names.add("p" + i);
+            names.add("a" + i);
+        }
+        String[] parameterNames = PARAMETER_NAMES.getParameterNames(method);
+        if (parameterNames != null) {
+            names.addAll(Arrays.asList(parameterNames));
+        }
+        return names;
+    }
+
+    private static String signature(Method method) {
+        return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
+                .collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+    }
+}

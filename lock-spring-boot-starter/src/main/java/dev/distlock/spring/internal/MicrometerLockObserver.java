@@ -1,0 +1,78 @@
+package dev.distlock.spring.internal;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import dev.distlock.spring.LockType;
+
+/**
+ * Records lock metrics in Micrometer: {@code distlock.acquire} (timer, tag {@code outcome}),
+ * {@code distlock.held} (timer), {@code distlock.active} and {@code distlock.waiting} (gauges),
+ * {@code distlock.lease.lost} (counter). Every meter is tagged with the lock's template
+ * {@code name} and {@code type}.
+ */
+public final class MicrometerLockObserver implements LockObserver {
+
+    private final MeterRegistry registry;
+    private final Map<String, AtomicInteger> active = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the observer.
+     * @param registry where meters go
+     */
+    public MicrometerLockObserver(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void waitStarted(String name, LockType type) {
+        gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type).incrementAndGet();
+    }
+
+    @Override
+    public void acquireEnded(String name, LockType type, Outcome outcome, long nanos) {
+        gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type).decrementAndGet();
+        Timer.builder("distlock.acquire").description("Time to acquire a lock, by outcome")
+                .tag("name", name).tag("type", tag(type)).tag("outcome", outcome.tag())
+                .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        if (outcome == Outcome.ACQUIRED) {
+            gauge(active, "distlock.active", "Locks held now", name, type).incrementAndGet();
+        }
+    }
+
+    @Override
+    public void released(String name, LockType type, long heldNanos) {
+        gauge(active, "distlock.active", "Locks held now", name, type).decrementAndGet();
+        Timer.builder("distlock.held").description("How long locks were held")
+                .tag("name", name).tag("type", tag(type))
+                .register(registry).record(heldNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void leaseLost(String name, LockType type) {
+        Counter.builder("distlock.lease.lost").description("Holds whose lease was lost while the guarded code ran")
+                .tag("name", name).tag("type", tag(type)).register(registry).increment();
+    }
+
+    private AtomicInteger gauge(Map<String, AtomicInteger> values, String meter, String description, String name,
+            LockType type) {
+        return values.computeIfAbsent(name + "\u0000" + type, key -> {
+            AtomicInteger value = new AtomicInteger();
+            Gauge.builder(meter, value, AtomicInteger::get).description(description)
+                    .tag("name", name).tag("type", tag(type)).register(registry);
+            return value;
+        });
+    }
+
+    private static String tag(LockType type) {
+        return type.name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

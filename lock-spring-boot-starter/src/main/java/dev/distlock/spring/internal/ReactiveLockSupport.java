@@ -1,0 +1,92 @@
+package dev.distlock.spring.internal;
+
+import java.util.Optional;
+
+import org.aopalliance.intercept.MethodInvocation;
+import org.reactivestreams.Publisher;
+import org.springframework.aop.ProxyMethodInvocation;
+
+import dev.distlock.core.RedisLock;
+import dev.distlock.spring.LockAcquisitionException;
+import dev.distlock.spring.LockContext;
+import dev.distlock.spring.LockLeaseExpiredException;
+import dev.distlock.spring.LeaseLostPolicy;
+import dev.distlock.spring.OnFailure;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Locks around Reactor {@code Mono} and {@code Flux} methods: acquired on subscription (on the
+ * bounded-elastic scheduler, since acquisition blocks), released on completion, error or cancel.
+ * Present only when Reactor is on the classpath.
+ */
+public final class ReactiveLockSupport {
+
+    Object invoke(MethodInvocation invocation, LockMethod lockMethod, LockRequest request, LockExecutor executor,
+            Object target, Object[] args) {
+        Flux<Object> flux = Flux.usingWhen(
+                Mono.fromCallable(() -> Optional.ofNullable(executor.tryAcquire(request, RedisLock.newOwnerId(), null)))
+                        .subscribeOn(Schedulers.boundedElastic()),
+                hold -> hold.isPresent() ? run(invocation, hold.get(), executor)
+                        : failure(lockMethod, request, target, args),
+                hold -> release(hold, executor),
+                (hold, error) -> release(hold, executor),
+                hold -> release(hold, executor));
+        return lockMethod.kind() == LockMethod.Kind.MONO ? Mono.from(flux) : flux;
+    }
+
+    private static Publisher<Object> run(MethodInvocation invocation, LockExecutor.Hold hold, LockExecutor executor) {
+        Sinks.Empty<Void> lost = Sinks.empty();
+        hold.onLeaseLost(() -> lost.tryEmitEmpty());
+        Publisher<Object> source;
+        LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        try {
+            source = proceed(invocation);
+        }
+        catch (Throwable ex) {
+            return Flux.error(ex);
+        }
+        finally {
+            LockContext.restore(previous);
+        }
+        if (source == null) {
+            return Flux.empty();
+        }
+        return Flux.from(source)
+                .takeUntilOther(lost.asMono())
+                .concatWith(Mono.defer(() -> hold.entry.lost && executor.holds().policy() != LeaseLostPolicy.LOG
+                        ? Mono.error(new LockLeaseExpiredException(hold.name(), hold.request.description()))
+                        : Mono.empty()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Publisher<Object> proceed(MethodInvocation invocation) throws Throwable {
+        // A publisher may be subscribed more than once: each subscription runs its own invocation.
+        MethodInvocation call = invocation instanceof ProxyMethodInvocation proxy ? proxy.invocableClone() : invocation;
+        return (Publisher<Object>) call.proceed();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Publisher<Object> failure(LockMethod lockMethod, LockRequest request, Object target, Object[] args) {
+        OnFailure policy = lockMethod.annotation().onFailure();
+        if (policy == OnFailure.THROW) {
+            return Flux.error(new LockAcquisitionException(request.displayName(), request.waitTime(), null));
+        }
+        if (policy == OnFailure.SKIP) {
+            return Flux.empty();
+        }
+        try {
+            Object result = DistributedLockInterceptor.invokeFallback(lockMethod, target, args);
+            return result != null ? (Publisher<Object>) result : Flux.empty();
+        }
+        catch (Throwable ex) {
+            return Flux.error(ex);
+        }
+    }
+
+    private static Mono<Void> release(Optional<LockExecutor.Hold> hold, LockExecutor executor) {
+        return hold.map(h -> Mono.<Void>fromRunnable(() -> executor.release(h))).orElse(Mono.empty());
+    }
+}

@@ -1,0 +1,122 @@
+package dev.distlock.spring;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
+import dev.distlock.spring.autoconfigure.DistlockHealthAutoConfiguration;
+import dev.distlock.spring.internal.DistlockHealthIndicator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Metrics, the distlock endpoint and health over a real HTTP server. */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = { "management.endpoints.web.exposure.include=health,metrics,distlock",
+                "management.endpoint.health.show-details=always", "test.lock.name=named", "test.lock.region=eu-",
+                "distlock.redis.password=" })
+class ActuatorTests {
+
+    static final RedisServer redis = RedisServers.shared();
+
+    @DynamicPropertySource
+    static void redisProperties(DynamicPropertyRegistry registry) {
+        registry.add("distlock.redis.url", redis::uri);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    LockedService service;
+
+    @Autowired
+    LockClient client;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void shouldPublishMetricsTaggedByTemplateName() throws Exception {
+        service.byParameterName("m-1");
+        service.byParameterName("m-2");
+        HttpResponse<String> acquire = get("/actuator/metrics/distlock.acquire");
+        assertThat(acquire.statusCode()).isEqualTo(200);
+        assertThat(acquire.body()).contains("\"orders\"").contains("acquired").doesNotContain("m-1");
+        assertThat(get("/actuator/metrics/distlock.acquire?tag=name:orders&tag=outcome:acquired").body())
+                .contains("\"COUNT\"");
+        assertThat(get("/actuator/metrics/distlock.held").statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/metrics/distlock.active").statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/metrics/distlock.waiting").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldListHeldLocksAndReadLockState() throws Exception {
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletableFuture<String> result = service.future("ep", work);
+        try {
+            HttpResponse<String> list = get("/actuator/distlock");
+            assertThat(list.statusCode()).isEqualTo(200);
+            assertThat(list.body()).contains("\"name\":\"future:ep\"").contains("\"template\":\"future\"")
+                    .contains("remainingTtlMillis").contains("LockedService.future()");
+            HttpResponse<String> one = get("/actuator/distlock/future:ep");
+            assertThat(one.body()).contains("\"locked\":true").contains("\"queueLength\":0")
+                    .contains("\"holders\":{\"" + client.getId() + ":");
+            HttpResponse<String> force = post("/actuator/distlock/future:ep");
+            assertThat(force.body()).contains("\"unlocked\":false").contains("force-unlock-enabled");
+            assertThat(client.getLock("future:ep").isLocked()).isTrue();
+        }
+        finally {
+            work.complete("x");
+            result.get();
+        }
+        assertThat(get("/actuator/distlock/future:ep").body()).contains("\"locked\":false");
+    }
+
+    @Test
+    void shouldReportHealthUpWithLatency() throws Exception {
+        HttpResponse<String> health = get("/actuator/health/distlock");
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"status\":\"UP\"").contains("latencyMillis")
+                .doesNotContain("password");
+    }
+
+    @Test
+    void whenRedisIsUnreachableThenHealthIsDown() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockHealthAutoConfiguration.class))
+                .withPropertyValues("distlock.redis.url=redis://:secret@127.0.0.1:" + RedisServers.freePort(),
+                        "distlock.redis.timeout=500ms")
+                .run(context -> {
+                    var health = context.getBean(DistlockHealthIndicator.class).health(true);
+                    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(String.valueOf(health.getDetails())).doesNotContain("secret");
+                });
+    }
+}
