@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs the whole Distlock / Redisson / Spring Integration / raw-floor comparison and writes
+# lock-benchmarks/results.md. About 8 minutes on 2 cores.
+#
+#   lock-benchmarks/run.sh                       # everything
+#   ONLY=A,C64 lock-benchmarks/run.sh            # some scenarios (A B C16 C64 D1 D8 F R E)
+#   WARMUP=2x3 MEASURE=3x5 lock-benchmarks/run.sh  # longer iterations (iterations x seconds)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./mvnw -q ${MVN_OFFLINE:+-o} -Pbenchmarks -pl lock-benchmarks -am package -DskipTests
+
+rm -rf lock-benchmarks/target/bench-metrics
+mkdir -p lock-benchmarks/target
+exec java -Xmx1g \
+  -cp "lock-benchmarks/target/classes:$(cat lock-benchmarks/target/benchmark.classpath)" \
+  -Ddistlock.bench.results="${RESULTS:-lock-benchmarks/results.md}" \
+  -Ddistlock.bench.out=lock-benchmarks/target/bench-metrics \
+  -Ddistlock.bench.only="${ONLY:-}" \
+  -Ddistlock.bench.warmup="${WARMUP:-2x2}" \
+  -Ddistlock.bench.measure="${MEASURE:-3x3}" \
+  dev.distlock.benchmarks.RunComparison 2>&1 | tee lock-benchmarks/target/run.log
