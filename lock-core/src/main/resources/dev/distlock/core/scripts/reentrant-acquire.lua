@@ -2,13 +2,18 @@
 -- KEYS[1] lock key, KEYS[2] set of Distlock clients with a waiter parked on this lock
 -- ARGV[1] lease in ms, ARGV[2] owner field,
 -- ARGV[3] '1' when the caller may already hold the lock (a re-entry), '0' when it knows it does not,
+--         '2' when it holds nothing but an earlier attempt's reply was lost (adopt what that attempt took),
 -- ARGV[4] client id to list as waiting when refused ('' for none),
 -- ARGV[5] client id to unlist when acquired, because its last waiter got the lock ('' for none)
 -- Returns nil when acquired, else the holder's remaining lease in ms.
 -- A refused attempt costs one PTTL (plus SADD for a parked waiter): waiters retry, so that path is lean.
 local ttl = redis.call('pttl', KEYS[1])
-if ttl == -2 or (ARGV[3] == '1' and redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
-    redis.call('hincrby', KEYS[1], ARGV[2], 1)
+local mine = ttl ~= -2 and ARGV[3] ~= '0' and redis.call('hexists', KEYS[1], ARGV[2]) == 1
+if ttl == -2 or mine then
+    -- Mode '2' adopts a hold that an earlier attempt of this owner took but whose reply was lost.
+    if not (mine and ARGV[3] == '2') then
+        redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    end
     redis.call('pexpire', KEYS[1], ARGV[1])
     if ARGV[5] ~= '' then
         redis.call('srem', KEYS[2], ARGV[5])

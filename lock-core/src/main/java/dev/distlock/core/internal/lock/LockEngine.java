@@ -38,6 +38,7 @@ public final class LockEngine implements AutoCloseable {
     private final LocalHolds holds = new LocalHolds();
     private final LeaseWatchdog watchdog;
     private final LockListener listener;
+    private final java.util.Set<String> uncertainAcquisitions = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
@@ -99,6 +100,16 @@ public final class LockEngine implements AutoCloseable {
     /** @return the listener, wrapped so that it never throws */
     public LockListener listener() {
         return listener;
+    }
+
+    /**
+     * Returns the acquisitions (lock key and owner field) whose last attempt failed without a
+     * reply: the script may have run, so the next attempt must adopt a hold it finds rather than
+     * add another.
+     * @return the mutable set
+     */
+    public java.util.Set<String> uncertainAcquisitions() {
+        return uncertainAcquisitions;
     }
 
     /** @return the scheduler shared by the watchdog and the subscriptions */

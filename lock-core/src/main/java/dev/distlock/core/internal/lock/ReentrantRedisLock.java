@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.lock;
 
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -63,12 +64,23 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         // Only an owner this client knows to hold the lock can be re-entering; everyone else skips
         // the owner check. An acquisition whose reply was lost is then not mistaken for a re-entry.
         boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
+        String attemptId = key + '\n' + ownerField(ownerId);
+        Set<String> uncertain = engine.uncertainAcquisitions();
+        String mode = mayReenter ? "1" : uncertain.contains(attemptId) ? "2" : "0";
         boolean listed = waiting != null && targetedWakeups();
         String register = listed ? engine.clientId() : "";
         String unregister = listed && waiting.waiting() <= 1 ? engine.clientId() : "";
-        CompletableFuture<@Nullable Long> reply = engine.scripts().run(Scripts.REENTRANT_ACQUIRE,
+        CompletableFuture<@Nullable Long> reply = engine.scripts().<@Nullable Long>run(Scripts.REENTRANT_ACQUIRE,
                 new String[] {key, waitingClients}, Long.toString(leaseMillis), ownerField(ownerId),
-                mayReenter ? "1" : "0", register, unregister);
+                mode, register, unregister).whenComplete((ttl, failure) -> {
+                    // A failed call may still have run: the next attempt adopts what it took.
+                    if (failure != null) {
+                        uncertain.add(attemptId);
+                    }
+                    else {
+                        uncertain.remove(attemptId);
+                    }
+                });
         if (unregister.isEmpty()) {
             return reply;
         }
