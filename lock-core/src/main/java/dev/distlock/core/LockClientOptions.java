@@ -36,6 +36,9 @@ public final class LockClientOptions {
     private final LockListener listener;
     private final int replicaSyncReplicas;
     private final Duration replicaSyncTimeout;
+    private final @Nullable String username;
+    private final @Nullable String password;
+    private final @Nullable Integer database;
 
     private LockClientOptions(Builder b) {
         this.uri = b.uri;
@@ -50,6 +53,9 @@ public final class LockClientOptions {
         this.listener = b.listener;
         this.replicaSyncReplicas = b.replicaSyncReplicas;
         this.replicaSyncTimeout = b.replicaSyncTimeout;
+        this.username = b.username;
+        this.password = b.password;
+        this.database = b.database;
     }
 
     /**
@@ -120,6 +126,21 @@ public final class LockClientOptions {
         return replicaSyncTimeout;
     }
 
+    /** @return user name for the data nodes, or {@code null} for none or the default user */
+    public @Nullable String username() {
+        return username;
+    }
+
+    /** @return password for the data nodes, or {@code null} for none */
+    public @Nullable String password() {
+        return password;
+    }
+
+    /** @return database index for the data nodes, or {@code null} to use the URI's (default 0) */
+    public @Nullable Integer database() {
+        return database;
+    }
+
     /** Builder of {@link LockClientOptions}; not thread-safe. */
     public static final class Builder {
 
@@ -135,6 +156,9 @@ public final class LockClientOptions {
         private LockListener listener = LockListener.NO_OP;
         private int replicaSyncReplicas;
         private Duration replicaSyncTimeout = Duration.ZERO;
+        private @Nullable String username;
+        private @Nullable String password;
+        private @Nullable Integer database;
 
         private Builder() {
         }
@@ -159,6 +183,39 @@ public final class LockClientOptions {
         public Builder sentinel(String masterId, String... nodeUris) {
             this.sentinelMaster = requireText(masterId, "masterId");
             this.sentinelNodes = requireNodes(nodeUris, "nodeUris");
+            return this;
+        }
+
+        /**
+         * Sets the credentials of the data nodes (the server, the Sentinel-monitored master and its
+         * replicas, or the Cluster nodes), for every topology; a URI that carries its own
+         * credentials keeps them. Sentinels themselves authenticate only with the credentials in
+         * their own URIs.
+         * @param username user name (Redis 6 ACL), or {@code null} for the default user
+         * @param password the password, or {@code null} for none
+         * @return this builder
+         */
+        public Builder credentials(@Nullable String username, @Nullable String password) {
+            if (username != null && password == null) {
+                throw new IllegalArgumentException("'password' must not be null when 'username' is set");
+            }
+            this.username = username;
+            this.password = password;
+            return this;
+        }
+
+        /**
+         * Sets the database index of the data nodes for the single-server and Sentinel topologies;
+         * a single-server URI that names a database other than 0 keeps it. Cluster supports only
+         * database 0.
+         * @param database index, 0 or more
+         * @return this builder
+         */
+        public Builder database(int database) {
+            if (database < 0) {
+                throw new IllegalArgumentException("'database' must not be negative, was " + database);
+            }
+            this.database = database;
             return this;
         }
 
@@ -259,6 +316,10 @@ public final class LockClientOptions {
         public LockClientOptions build() {
             if (sentinelMaster != null && !clusterNodes.isEmpty()) {
                 throw new IllegalStateException("Choose either sentinel(...) or cluster(...), not both");
+            }
+            if (!clusterNodes.isEmpty() && database != null && database != 0) {
+                throw new IllegalStateException("database(" + database + ") is not supported with cluster(...): "
+                        + "Redis Cluster has only database 0");
             }
             return new LockClientOptions(this);
         }

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The lock held around the current {@link DistributedLock} or {@link LockTemplate} call, available
- * on the thread that runs the guarded code ({@link #current()}).
+ * on the thread that runs the guarded code ({@link #current()}), and inside the reactive chain of a
+ * {@code Mono}/{@code Flux} method through the Reactor context ({@link #currentMono()}).
  */
 public final class LockContext {
 
@@ -36,6 +37,17 @@ public final class LockContext {
             throw new IllegalStateException("LockContext.current() called outside a @DistributedLock method or LockTemplate callback");
         }
         return context;
+    }
+
+    /**
+     * Returns, from the Reactor context, the innermost lock held around the reactive chain of a
+     * {@code Mono} or {@code Flux} {@link DistributedLock} method: operators of that chain may run on
+     * any thread, where {@link #current()} cannot see the lock. The context is stored under the key
+     * {@code LockContext.class}. Requires Reactor.
+     * @return a {@code Mono} of the context, failing with {@link IllegalStateException} outside such a chain
+     */
+    public static reactor.core.publisher.Mono<LockContext> currentMono() {
+        return ReactorLockContext.current();
     }
 
     /**

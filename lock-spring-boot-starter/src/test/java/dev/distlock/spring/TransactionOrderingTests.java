@@ -53,6 +53,9 @@ class TransactionOrderingTests {
     @Autowired
     TransactionTemplate transactions;
 
+    @Autowired
+    LockInsideTransactionTests.TransactionAtAcquire transactionAtAcquire;
+
     @BeforeEach
     void setUp() {
         redis.command("FLUSHALL");
@@ -67,6 +70,12 @@ class TransactionOrderingTests {
         counter.incrementAndThen(() -> heldAfterCommit.set(client.getLock("counter").isLocked()));
         assertThat(heldAfterCommit).as("the lock is held until after the commit").isTrue();
         assertThat(client.getLock("counter").isLocked()).isFalse();
+    }
+
+    @Test
+    void whenDefaultOrderThenLockIsAcquiredBeforeTheTransactionBegins() {
+        counter.incrementAndThen(() -> { });
+        assertThat(transactionAtAcquire.get("counter")).as("a transaction was active when the lock was acquired").isFalse();
     }
 
     @Test
@@ -138,6 +147,11 @@ class TransactionOrderingTests {
         @Bean
         Counter counter(JdbcTemplate jdbc) {
             return new Counter(jdbc);
+        }
+
+        @Bean
+        LockInsideTransactionTests.TransactionAtAcquire transactionAtAcquire() {
+            return new LockInsideTransactionTests.TransactionAtAcquire();
         }
 
         @Bean

@@ -16,9 +16,11 @@ final class DataRedisConnections {
             boolean ssl = details.getSslBundle() != null;
             if (details.getSentinel() != null) {
                 DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
+                String sentinelUserInfo = RedisConnectionResolver.userInfo(sentinel.getUsername(), sentinel.getPassword());
                 builder.sentinel(sentinel.getMaster(), sentinel.getNodes().stream()
-                        .map(node -> RedisConnectionResolver.build(false, null, node.host(), node.port(), ""))
+                        .map(node -> RedisConnectionResolver.build(false, sentinelUserInfo, node.host(), node.port(), ""))
                         .toArray(String[]::new));
+                RedisConnectionResolver.dataNodes(builder, details.getUsername(), details.getPassword(), sentinel.getDatabase());
             }
             else if (details.getCluster() != null) {
                 String userInfo = RedisConnectionResolver.userInfo(details.getUsername(), details.getPassword());

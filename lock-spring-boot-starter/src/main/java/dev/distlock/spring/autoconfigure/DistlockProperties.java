@@ -116,13 +116,13 @@ public class DistlockProperties {
          */
         private @Nullable String url;
 
-        /** Login username, overriding the one in the URL. */
+        /** Login username, overriding the one in the URL; with Sentinel, the master's and replicas'. */
         private @Nullable String username;
 
-        /** Login password, overriding the one in the URL. */
+        /** Login password, overriding the one in the URL; with Sentinel, the master's and replicas'. */
         private @Nullable String password;
 
-        /** Database index, overriding the one in the URL. */
+        /** Database index, overriding the one in the URL; also applies with Sentinel. */
         private @Nullable Integer database;
 
         /** Whether to use TLS, overriding the URL's scheme. */
@@ -211,6 +211,28 @@ public class DistlockProperties {
 
         /** Sentinel nodes, as host:port or redis://host:port. */
         private List<String> nodes = new ArrayList<>();
+
+        /** User name for authenticating with the sentinels themselves (not the master). */
+        private @Nullable String username;
+
+        /** Password for authenticating with the sentinels themselves; the master uses distlock.redis.password. */
+        private @Nullable String password;
+
+        public @Nullable String getUsername() {
+            return username;
+        }
+
+        public void setUsername(@Nullable String username) {
+            this.username = username;
+        }
+
+        public @Nullable String getPassword() {
+            return password;
+        }
+
+        public void setPassword(@Nullable String password) {
+            this.password = password;
+        }
 
         public @Nullable String getMaster() {
             return master;

@@ -50,7 +50,9 @@ final class RedisConnectionResolver {
     private static void applyDistlock(LockClientOptions.Builder builder, DistlockProperties.Redis redis) {
         String master = redis.getSentinel().getMaster();
         if (StringUtils.hasText(master)) {
-            builder.sentinel(master, nodeUris(redis.getSentinel().getNodes(), null, null, false));
+            builder.sentinel(master, nodeUris(redis.getSentinel().getNodes(), redis.getSentinel().getUsername(),
+                    redis.getSentinel().getPassword(), false));
+            dataNodes(builder, redis.getUsername(), redis.getPassword(), redis.getDatabase());
         }
         else if (!redis.getCluster().getNodes().isEmpty()) {
             builder.cluster(nodeUris(redis.getCluster().getNodes(), redis.getUsername(), redis.getPassword(),
@@ -58,6 +60,17 @@ final class RedisConnectionResolver {
         }
         else {
             builder.uri(withOverrides(redis.getUrl(), redis));
+        }
+    }
+
+    /** Credentials and database of the Sentinel-monitored master, which its node URIs cannot carry. */
+    static void dataNodes(LockClientOptions.Builder builder, @Nullable String username, @Nullable String password,
+            @Nullable Integer database) {
+        if (password != null) {
+            builder.credentials(username, password);
+        }
+        if (database != null) {
+            builder.database(database);
         }
     }
 
@@ -119,6 +132,8 @@ final class RedisConnectionResolver {
         String host = binder.bind("spring.data.redis.host", String.class).orElse(null);
         Integer port = binder.bind("spring.data.redis.port", Integer.class).orElse(null);
         String master = binder.bind("spring.data.redis.sentinel.master", String.class).orElse(null);
+        String sentinelUsername = binder.bind("spring.data.redis.sentinel.username", String.class).orElse(null);
+        String sentinelPassword = binder.bind("spring.data.redis.sentinel.password", String.class).orElse(null);
         List<String> sentinelNodes = binder.bind("spring.data.redis.sentinel.nodes", Bindable.listOf(String.class)).orElse(List.of());
         List<String> clusterNodes = binder.bind("spring.data.redis.cluster.nodes", Bindable.listOf(String.class)).orElse(List.of());
         if (url == null && host == null && port == null && master == null && clusterNodes.isEmpty()) {
@@ -130,7 +145,8 @@ final class RedisConnectionResolver {
         boolean ssl = binder.bind("spring.data.redis.ssl.enabled", Boolean.class).orElse(false);
         return builder -> {
             if (master != null) {
-                builder.sentinel(master, nodeUris(sentinelNodes, null, null, false));
+                builder.sentinel(master, nodeUris(sentinelNodes, sentinelUsername, sentinelPassword, false));
+                dataNodes(builder, username, password, database);
             }
             else if (!clusterNodes.isEmpty()) {
                 builder.cluster(nodeUris(clusterNodes, username, password, ssl));

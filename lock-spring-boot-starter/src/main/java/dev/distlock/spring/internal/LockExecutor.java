@@ -150,6 +150,23 @@ public final class LockExecutor implements AutoCloseable {
         }
     }
 
+    /**
+     * Tells whether the hold's lease was lost, also reporting it lost when an explicit lease has run
+     * out by the local clock: for completions that must fail before the release finds the lock gone.
+     * The lease began in Redis before the acquisition returned, so the local clock never reports it
+     * early.
+     * @param hold the hold
+     * @return whether the lease was lost
+     */
+    public boolean isLeaseLost(Hold hold) {
+        Duration lease = hold.request.leaseTime();
+        if (!hold.entry.lost && !hold.released && !lease.isNegative()
+                && System.nanoTime() - hold.acquiredNanos >= lease.toNanos()) {
+            holds.leaseLost(hold.lock.getName(), hold.ownerId);
+        }
+        return hold.entry.lost;
+    }
+
     private void maxHoldReached(Hold hold) {
         if (hold.released) {
             return;

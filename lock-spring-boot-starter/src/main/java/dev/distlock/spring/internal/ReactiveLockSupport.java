@@ -34,7 +34,9 @@ public final class ReactiveLockSupport {
                 hold -> release(hold, executor),
                 (hold, error) -> release(hold, executor),
                 hold -> release(hold, executor));
-        return lockMethod.kind() == LockMethod.Kind.MONO ? Mono.from(flux) : flux;
+        // Not Mono.from(flux): it cancels the source at the first value, which would skip the
+        // lease check that ends the sequence and deliver the value of a method whose lease ran out.
+        return lockMethod.kind() == LockMethod.Kind.MONO ? flux.singleOrEmpty() : flux;
     }
 
     private static Publisher<Object> run(MethodInvocation invocation, LockExecutor.Hold hold, LockExecutor executor) {
@@ -42,6 +44,7 @@ public final class ReactiveLockSupport {
         hold.onLeaseLost(() -> lost.tryEmitEmpty());
         Publisher<Object> source;
         LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        LockContext context = LockContext.current();
         try {
             source = proceed(invocation);
         }
@@ -56,9 +59,11 @@ public final class ReactiveLockSupport {
         }
         return Flux.from(source)
                 .takeUntilOther(lost.asMono())
-                .concatWith(Mono.defer(() -> hold.entry.lost && executor.holds().policy() != LeaseLostPolicy.LOG
+                .concatWith(Mono.defer(() -> executor.isLeaseLost(hold) && executor.holds().policy() != LeaseLostPolicy.LOG
                         ? Mono.error(new LockLeaseExpiredException(hold.name(), hold.request.description()))
-                        : Mono.empty()));
+                        : Mono.empty()))
+                // Operators of the method's chain may run on any thread: LockContext.currentMono() reads this.
+                .contextWrite(ctx -> ctx.put(LockContext.class, context));
     }
 
     @SuppressWarnings("unchecked")

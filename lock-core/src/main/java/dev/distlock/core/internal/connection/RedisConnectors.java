@@ -3,6 +3,8 @@ package dev.distlock.core.internal.connection;
 import java.util.List;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisCredentials;
+import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
@@ -24,7 +26,7 @@ public final class RedisConnectors {
      */
     public static RedisConnector create(LockClientOptions options) {
         if (!options.clusterNodes().isEmpty()) {
-            List<RedisURI> seeds = options.clusterNodes().stream().map(node -> uri(node, options)).toList();
+            List<RedisURI> seeds = options.clusterNodes().stream().map(node -> dataNode(uri(node, options), options)).toList();
             RedisClusterClient client = RedisClusterClient.create(seeds);
             client.setOptions(ClusterClientOptions.builder()
                     .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
@@ -35,7 +37,8 @@ public final class RedisConnectors {
                     .build());
             return new ClusterConnector(client, seeds);
         }
-        RedisURI target = options.sentinelMaster() != null ? sentinelUri(options) : uri(options.uri(), options);
+        RedisURI target = options.sentinelMaster() != null ? sentinelUri(options)
+                : dataNode(uri(options.uri(), options), options);
         RedisClient client = RedisClient.create();
         client.setOptions(ClientOptions.builder()
                 .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
@@ -70,7 +73,38 @@ public final class RedisConnectors {
         if (options.clientName() != null) {
             builder.withClientName(options.clientName());
         }
-        return builder.build();
+        // The top-level URI's credentials and database are those of the master (and replicas);
+        // each sentinel keeps the credentials of its own URI.
+        return dataNode(builder.build(), options);
+    }
+
+    /**
+     * Applies the options' credentials and database to a data node, unless its URI carries its own.
+     */
+    private static RedisURI dataNode(RedisURI uri, LockClientOptions options) {
+        String password = options.password();
+        if (password != null && !hasPassword(uri)) {
+            if (options.username() != null) {
+                uri.setAuthentication(options.username(), password.toCharArray());
+            }
+            else {
+                uri.setAuthentication(password.toCharArray());
+            }
+        }
+        Integer database = options.database();
+        if (database != null && uri.getDatabase() == 0) {
+            uri.setDatabase(database);
+        }
+        return uri;
+    }
+
+    private static boolean hasPassword(RedisURI uri) {
+        // URIs built here from strings always have Lettuce's immediate (static) provider.
+        if (uri.getCredentialsProvider() instanceof RedisCredentialsProvider.ImmediateRedisCredentialsProvider immediate) {
+            RedisCredentials credentials = immediate.resolveCredentialsNow();
+            return credentials != null && credentials.hasPassword();
+        }
+        return uri.getCredentialsProvider() != null;
     }
 
     static String describe(RedisURI uri) {

@@ -1,0 +1,64 @@
+package dev.distlock.spring;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
+import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/** {@link LockContext#currentMono()} inside the chain of reactive lock methods, on whatever thread it runs. */
+class ReactiveLockContextTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
+            .withPropertyValues("distlock.redis.url=" + RedisServers.shared().uri(), "distlock.defaults.wait-time=5s")
+            .withBean(ReactiveService.class);
+
+    @Test
+    void shouldExposeTheLockInsideTheMonoChainOnAnotherThread() {
+        runner.run(context -> {
+            String seen = context.getBean(ReactiveService.class).mono("42").block(Duration.ofSeconds(10));
+            assertThat(seen).isEqualTo("reactive-ctx:42 held=true threadLocal=false fenced=true");
+        });
+    }
+
+    @Test
+    void shouldExposeTheInnermostLockInsideAFluxChain() {
+        runner.run(context -> {
+            assertThat(context.getBean(ReactiveService.class).flux().collectList().block(Duration.ofSeconds(10)))
+                    .containsExactly("reactive-flux", "reactive-flux");
+        });
+    }
+
+    @Test
+    void whenNoLockMethodThenCurrentMonoFails() {
+        assertThatIllegalStateException().isThrownBy(() -> LockContext.currentMono().block(Duration.ofSeconds(5)))
+                .withMessageContaining("LockContext.currentMono()");
+    }
+
+    static class ReactiveService {
+
+        @DistributedLock(name = "reactive-ctx", key = "#id", fenced = true)
+        public Mono<String> mono(String id) {
+            return Mono.delay(Duration.ofMillis(20))
+                    .flatMap(tick -> LockContext.currentMono())
+                    .map(lock -> lock.name() + " held=" + lock.isHeld() + " threadLocal=" + LockContext.find().isPresent()
+                            + " fenced=" + lock.fencingToken().isPresent());
+        }
+
+        @DistributedLock(name = "reactive-flux")
+        public Flux<String> flux() {
+            return Flux.interval(Duration.ofMillis(10)).take(2)
+                    .concatMap(tick -> LockContext.currentMono().map(LockContext::name));
+        }
+    }
+}
