@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArraySet;
 
 import dev.distlock.core.LockListener;
-
 import dev.distlock.core.internal.script.LuaScript;
 
 /**

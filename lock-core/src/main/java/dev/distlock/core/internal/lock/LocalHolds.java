@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 import dev.distlock.core.LockListener;
-
 import dev.distlock.core.internal.script.LuaScript;
 
 /**
