@@ -75,6 +75,8 @@ class SentinelFailoverFaultTests {
                 long lostMillis = TimeUnit.NANOSECONDS.toMillis(lostAt.get(watched) - killedAt);
                 System.out.printf("[fault] sentinel failover (no replicaSync): the %d ms watchdog hold expired during the"
                         + " failover; onLeaseLost fired %d ms after the kill%n", SHORT_WATCHDOG.toMillis(), lostMillis);
+                // Told within a few renewal rounds of reaching the new master, not silently later.
+                assertThat(lostMillis).isLessThan(holderBack + 2 * SHORT_WATCHDOG.toMillis());
                 assertThat(watchedByHolder.isHeldBy(owner)).isFalse();
                 assertThat(holder.heldLocks()).noneMatch(held -> held.name().equals(watched));
                 assertThat(other.getLock(watched).tryLock(0, 5, TimeUnit.SECONDS, rival)).isTrue();
@@ -115,8 +117,10 @@ class SentinelFailoverFaultTests {
             group.master().stop();
             long promoted = awaitPromotion(group, killedAt);
             long otherBack = awaitWritable(other, killedAt);
+            // The holder cannot probe with a write: with no replica left, its guard refuses new acquisitions.
+            long holderBack = awaitReachable(holder, killedAt);
             System.out.printf("[fault] sentinel failover (replicaSync 1/500ms): replica promoted after %d ms; other client"
-                    + " writes again after %d ms%n", promoted, otherBack);
+                    + " writes again after %d ms, holder reconnected after %d ms%n", promoted, otherBack, holderBack);
 
             for (String name : new String[] { watched, leased }) {
                 assertThat(other.getLock(name).tryLock(0, 5, TimeUnit.SECONDS, rival)).as(name + " still excludes").isFalse();
@@ -171,6 +175,20 @@ class SentinelFailoverFaultTests {
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
         probe.unlock(owner);
         return millis;
+    }
+
+    /** @return ms from the kill until the client's connection answers again */
+    private static long awaitReachable(LockClient client, long killedAt) {
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            try {
+                client.ping();
+                return true;
+            }
+            catch (LockException stillFailingOver) {
+                return false;
+            }
+        });
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
     }
 
     private static long replicationOffset(RedisServer server) {
