@@ -15,6 +15,14 @@ import java.util.concurrent.TimeUnit;
 public interface FencedLock extends RedisLock {
 
     /**
+     * Like {@link RedisLock#withListener(LockListener)}, keeping the fenced lock's type.
+     * @param listener the listener
+     * @return a view of this lock
+     */
+    @Override
+    FencedLock withListener(LockListener listener);
+
+    /**
      * Acquires like {@link #lock()} (watchdog lease) and returns the acquisition's token.
      * @return the fencing token
      */

@@ -2,6 +2,7 @@ package dev.distlock.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.internal.lock.CompositeLocks;
@@ -54,6 +55,18 @@ public final class MultiLock extends CompositeRedisLock {
      */
     public List<RedisLock> getLocks() {
         return locks;
+    }
+
+    /**
+     * Returns a view whose members report to the given listener too ({@link RedisLock#withListener}
+     * on each member), so that events name the member concerned.
+     * @param listener the listener
+     * @return a view of this lock
+     */
+    @Override
+    public MultiLock withListener(LockListener listener) {
+        Objects.requireNonNull(listener, "'listener' must not be null");
+        return new MultiLock(locks.stream().map(member -> member.withListener(listener)).toList());
     }
 
     /** @return the members' names, e.g. {@code [a, b]} */

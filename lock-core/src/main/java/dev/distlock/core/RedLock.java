@@ -2,6 +2,7 @@ package dev.distlock.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
@@ -80,6 +81,18 @@ public final class RedLock extends CompositeRedisLock {
      */
     public static long driftAllowanceMillis(long leaseMillis) {
         return leaseMillis / 100 + 2;
+    }
+
+    /**
+     * Returns a view whose members report to the given listener too ({@link RedisLock#withListener}
+     * on each member), so that events name the member concerned.
+     * @param listener the listener
+     * @return a view of this lock
+     */
+    @Override
+    public RedLock withListener(LockListener listener) {
+        Objects.requireNonNull(listener, "'listener' must not be null");
+        return new RedLock(locks.stream().map(member -> member.withListener(listener)).toList());
     }
 
     /**

@@ -128,6 +128,22 @@ public interface RedisLock extends Lock {
     long remainTimeToLive();
 
     /**
+     * Returns a view of this lock that also reports to the given listener, in addition to the
+     * client's. The view shares everything else with this lock; this lock is unchanged. Use it
+     * when the code that holds a lock must react to losing it (stop the work the lock guards)
+     * without a client-wide listener that dispatches by name.
+     *
+     * <p>The listener hears {@code onAcquired}, {@code onTimeout} and {@code onReleased} for calls
+     * made through the view. It stays attached to every hold taken through the view until that hold
+     * ends, so {@link LockListener#onLeaseLost} reaches it whether the loss is found by a watchdog
+     * renewal or by an unlock, through this view or another. A listener that throws is logged and
+     * ignored.
+     * @param listener the listener
+     * @return a view of this lock
+     */
+    RedisLock withListener(LockListener listener);
+
+    /**
      * Deletes the lock whoever holds it, and wakes its waiters. For administration only.
      * @return whether a lock was deleted
      */

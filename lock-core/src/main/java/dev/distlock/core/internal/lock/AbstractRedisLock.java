@@ -1,11 +1,15 @@
 package dev.distlock.core.internal.lock;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.distlock.core.LockException;
+import dev.distlock.core.LockListener;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.script.LuaScript;
@@ -18,7 +22,7 @@ import dev.distlock.core.internal.script.LuaScript;
  * and parking until a wake-up arrives or the holder's remaining lease passes, whichever is first,
  * within the caller's wait.
  */
-public abstract class AbstractRedisLock implements RedisLock {
+public abstract class AbstractRedisLock implements RedisLock, Cloneable {
 
     /** Longest park when the holder's lease is unknown (no TTL on the key). */
     private static final long UNKNOWN_TTL_PARK_MILLIS = 1000;
@@ -26,6 +30,8 @@ public abstract class AbstractRedisLock implements RedisLock {
     protected final LockEngine engine;
     protected final String name;
     protected final String key;
+    /** Listeners of this view ({@link #withListener}), each wrapped so that it never throws. */
+    private volatile List<LockListener> viewListeners = List.of();
 
     protected AbstractRedisLock(LockEngine engine, String name) {
         this.engine = engine;
@@ -149,6 +155,23 @@ public abstract class AbstractRedisLock implements RedisLock {
     @Override
     public String getName() {
         return name;
+    }
+
+    @Override
+    public RedisLock withListener(LockListener listener) {
+        Objects.requireNonNull(listener, "'listener' must not be null");
+        AbstractRedisLock view;
+        try {
+            // A shallow copy: a lock object is a stateless view of Redis state plus engine-wide bookkeeping.
+            view = (AbstractRedisLock) clone();
+        }
+        catch (CloneNotSupportedException ex) {
+            throw new IllegalStateException(ex);
+        }
+        List<LockListener> listeners = new ArrayList<>(viewListeners);
+        listeners.add(new SafeLockListener(listener));
+        view.viewListeners = List.copyOf(listeners);
+        return view;
     }
 
     @Override
@@ -307,8 +330,11 @@ public abstract class AbstractRedisLock implements RedisLock {
     }
 
     private boolean acquired(long leaseMillis, long ownerId, long start) {
-        engine.holds().acquired(name, kind(), key, ownerId, ownerField(ownerId), renewScript(), leaseMillis);
-        engine.listener().onAcquired(name, ownerId, System.nanoTime() - start);
+        List<LockListener> listeners = viewListeners;
+        engine.holds().acquired(name, kind(), key, ownerId, ownerField(ownerId), renewScript(), leaseMillis, listeners);
+        long waitNanos = System.nanoTime() - start;
+        engine.listener().onAcquired(name, ownerId, waitNanos);
+        listeners.forEach(listener -> listener.onAcquired(name, ownerId, waitNanos));
         return true;
     }
 
@@ -317,7 +343,9 @@ public abstract class AbstractRedisLock implements RedisLock {
             abandonWait(ownerId);
         }
         sync.throwIfShortfall();
-        engine.listener().onTimeout(name, ownerId, System.nanoTime() - start);
+        long waitNanos = System.nanoTime() - start;
+        engine.listener().onTimeout(name, ownerId, waitNanos);
+        viewListeners.forEach(listener -> listener.onTimeout(name, ownerId, waitNanos));
         return false;
     }
 
@@ -346,7 +374,7 @@ public abstract class AbstractRedisLock implements RedisLock {
         }
         if (result == null) {
             if (hold != null && engine.holds().remove(hold)) {
-                engine.listener().onLeaseLost(name, ownerId);
+                engine.leaseLost(hold);
                 throw new IllegalMonitorStateException("Cannot unlock lock '" + name + "': the lease of "
                         + describeOwner(ownerId) + " expired before unlock, or the lock was force-unlocked");
             }
@@ -358,6 +386,7 @@ public abstract class AbstractRedisLock implements RedisLock {
                 engine.holds().remove(hold);
             }
             engine.listener().onReleased(name, ownerId);
+            viewListeners.forEach(listener -> listener.onReleased(name, ownerId));
         }
         else if (hold != null) {
             hold.released();

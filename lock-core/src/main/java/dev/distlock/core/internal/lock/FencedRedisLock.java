@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.script.Scripts;
 
@@ -31,6 +32,11 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     public FencedRedisLock(LockEngine engine, String name) {
         super(engine, name);
         this.tokenKey = RedisNames.suffixed("redisson_lock_token", key);
+    }
+
+    @Override
+    public FencedLock withListener(LockListener listener) {
+        return (FencedLock) super.withListener(listener);
     }
 
     @Override

@@ -1,7 +1,10 @@
 package dev.distlock.core.internal.lock;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArraySet;
 
+import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.script.LuaScript;
 
 /**
@@ -21,6 +24,7 @@ public final class Hold {
     private long leaseMillis;
     private boolean watchdog;
     private volatile boolean releasing;
+    private final CopyOnWriteArraySet<LockListener> listeners = new CopyOnWriteArraySet<>();
 
     Hold(String lockName, String kind, String key, long ownerId, String ownerField, LuaScript renewScript) {
         this.lockName = lockName;
@@ -31,8 +35,9 @@ public final class Hold {
         this.renewScript = renewScript;
     }
 
-    synchronized void acquired(long leaseMillis) {
+    synchronized void acquired(long leaseMillis, List<LockListener> viewListeners) {
         count++;
+        listeners.addAll(viewListeners);
         this.watchdog |= leaseMillis == LockEngine.WATCHDOG;
         this.leaseMillis = leaseMillis;
     }
@@ -89,6 +94,11 @@ public final class Hold {
     /** @return whether the watchdog renews this hold */
     public synchronized boolean watchdog() {
         return watchdog;
+    }
+
+    /** @return the listeners of the lock views this hold was taken through (never throw) */
+    public List<LockListener> listeners() {
+        return List.copyOf(listeners);
     }
 
     /** @return whether an unlock of this hold is in flight (renewal failures are then expected) */

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.script.LuaScript;
 
 /**
@@ -18,10 +19,10 @@ public final class LocalHolds {
     private final Map<HoldKey, Hold> holds = new ConcurrentHashMap<>();
 
     Hold acquired(String lockName, String kind, String key, long ownerId, String ownerField, LuaScript renew,
-            long leaseMillis) {
+            long leaseMillis, List<LockListener> viewListeners) {
         Hold hold = holds.computeIfAbsent(new HoldKey(key, ownerField),
                 k -> new Hold(lockName, kind, key, ownerId, ownerField, renew));
-        hold.acquired(leaseMillis);
+        hold.acquired(leaseMillis, viewListeners);
         return hold;
     }
 

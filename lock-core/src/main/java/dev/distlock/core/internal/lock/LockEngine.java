@@ -57,7 +57,7 @@ public final class LockEngine implements AutoCloseable {
         });
         this.subscriptions = new UnlockSubscriptions(connector::pubSub, scheduler, CHANNEL_LINGER);
         this.watchdog = new LeaseWatchdog(holds, scripts, connector::batchGroup,
-                hold -> listener.onLeaseLost(hold.lockName(), hold.ownerId()), options.watchdogTimeout(),
+                this::leaseLost, options.watchdogTimeout(),
                 options.commandTimeout());
         this.watchdog.start(scheduler);
     }
@@ -100,6 +100,17 @@ public final class LockEngine implements AutoCloseable {
     /** @return the listener, wrapped so that it never throws */
     public LockListener listener() {
         return listener;
+    }
+
+    /**
+     * Reports a hold that was lost while its owner believed it held it, to the client's listener
+     * and to the listeners of the lock views it was taken through. Call it once, after forgetting
+     * the hold.
+     * @param hold the lost hold
+     */
+    public void leaseLost(Hold hold) {
+        listener.onLeaseLost(hold.lockName(), hold.ownerId());
+        hold.listeners().forEach(viewListener -> viewListener.onLeaseLost(hold.lockName(), hold.ownerId()));
     }
 
     /**
