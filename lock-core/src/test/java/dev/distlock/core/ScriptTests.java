@@ -25,6 +25,12 @@ class ScriptTests {
     }
 
     @Test
+    void shouldExpandSharedFragments() {
+        assertThat(Scripts.all()).allSatisfy(script -> assertThat(script.source()).doesNotContain("--! include"));
+        assertThat(Scripts.RW_READ_ACQUIRE.source()).contains("local function sweep(key, base)");
+    }
+
+    @Test
     void shouldReloadScriptsAfterFlush() throws Exception {
         try (LockClient client = LockClient.create(redis.uri())) {
             RedisLock lock = client.getLock("flush:" + UUID.randomUUID());

@@ -5,6 +5,7 @@
 -- KEYS[1] lock key, KEYS[2] waiting writers
 -- ARGV[1] lease in ms, ARGV[2] reader owner field, ARGV[3] writer owner field of the same owner
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
+--! include rw-holds
 if redis.replicate_commands then
     redis.replicate_commands()
 end
@@ -16,33 +17,9 @@ if not string.find(key, '{', 1, true) then
     base = '{' .. key .. '}'
 end
 
--- Drops readers none of whose holds is still alive; returns the longest remaining read hold (-3 none).
-local function sweep()
-    local longest = -3
-    for _, field in ipairs(redis.call('hkeys', key)) do
-        if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
-            local count = tonumber(redis.call('hget', key, field))
-            if count then
-                local alive = false
-                for i = count, 1, -1 do
-                    local ttl = redis.call('pttl', base .. ':' .. field .. ':rwlock_timeout:' .. i)
-                    if ttl ~= -2 then
-                        alive = true
-                        longest = math.max(longest, ttl)
-                    end
-                end
-                if not alive then
-                    redis.call('hdel', key, field)
-                end
-            end
-        end
-    end
-    return longest
-end
-
 local mode = redis.call('hget', key, 'mode')
 if mode == 'read' then
-    sweep()
+    sweep(key, base)
     if redis.call('hlen', key) <= 1 then
         redis.call('del', key)
         mode = false

@@ -3,6 +3,7 @@
 -- ARGV[1] wake-all message, ARGV[2] reader owner field,
 -- ARGV[3] how long the latch remembers the outcome, in ms (a retry of the request replays it)
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
+--! include rw-holds
 local replay = redis.call('get', KEYS[3])
 if replay then
     if replay == 'none' then
@@ -15,29 +16,6 @@ local function release()
     local base = key
     if not string.find(key, '{', 1, true) then
         base = '{' .. key .. '}'
-    end
-
-    local function sweep()
-        local longest = -3
-        for _, field in ipairs(redis.call('hkeys', key)) do
-            if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
-                local count = tonumber(redis.call('hget', key, field))
-                if count then
-                    local alive = false
-                    for i = count, 1, -1 do
-                        local ttl = redis.call('pttl', base .. ':' .. field .. ':rwlock_timeout:' .. i)
-                        if ttl ~= -2 then
-                            alive = true
-                            longest = math.max(longest, ttl)
-                        end
-                    end
-                    if not alive then
-                        redis.call('hdel', key, field)
-                    end
-                end
-            end
-        end
-        return longest
     end
 
     local reader = ARGV[2]
@@ -55,7 +33,7 @@ local function release()
     if not live then
         -- Every hold of this reader expired: it no longer holds the lock, whatever the hash still says.
         redis.call('hdel', key, reader)
-        local longest = sweep()
+        local longest = sweep(key, base)
         if redis.call('hget', key, 'mode') == 'read' then
             if redis.call('hlen', key) <= 1 then
                 redis.call('del', key)
@@ -73,7 +51,7 @@ local function release()
         redis.call('hset', key, reader, count - 1)
     end
     local mode = redis.call('hget', key, 'mode')
-    local longest = sweep()
+    local longest = sweep(key, base)
     if mode == 'read' then
         if redis.call('hlen', key) <= 1 then
             redis.call('del', key)

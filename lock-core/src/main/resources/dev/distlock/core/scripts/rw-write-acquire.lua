@@ -5,6 +5,7 @@
 -- ARGV[1] lease in ms, ARGV[2] writer owner field, ARGV[3] caller's remaining wait in ms (0: no claim),
 -- ARGV[4] claim timeout in ms, ARGV[5] longest park in ms
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
+--! include rw-holds
 if redis.replicate_commands then
     redis.replicate_commands()
 end
@@ -16,34 +17,11 @@ if not string.find(key, '{', 1, true) then
     base = '{' .. key .. '}'
 end
 
-local function sweep()
-    local longest = -3
-    for _, field in ipairs(redis.call('hkeys', key)) do
-        if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
-            local count = tonumber(redis.call('hget', key, field))
-            if count then
-                local alive = false
-                for i = count, 1, -1 do
-                    local ttl = redis.call('pttl', base .. ':' .. field .. ':rwlock_timeout:' .. i)
-                    if ttl ~= -2 then
-                        alive = true
-                        longest = math.max(longest, ttl)
-                    end
-                end
-                if not alive then
-                    redis.call('hdel', key, field)
-                end
-            end
-        end
-    end
-    return longest
-end
-
 local writer = ARGV[2]
 local lease = tonumber(ARGV[1])
 local mode = redis.call('hget', key, 'mode')
 if mode == 'read' then
-    sweep()
+    sweep(key, base)
     if redis.call('hlen', key) <= 1 then
         redis.call('del', key)
         mode = false
@@ -60,7 +38,7 @@ end
 if mode == 'write' and redis.call('hexists', key, writer) == 1 then
     redis.call('hincrby', key, writer, 1)
     -- Re-entry resets the lease (it never accumulates), but keeps the writer's own read holds covered.
-    redis.call('pexpire', key, math.max(lease, sweep()))
+    redis.call('pexpire', key, math.max(lease, sweep(key, base)))
     return nil
 end
 

@@ -5,6 +5,7 @@
 -- ARGV[1] wake-all message, ARGV[2] lease in ms to keep while write holds remain, ARGV[3] writer owner field,
 -- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it)
 -- Returns nil when the owner holds no write lock, 0 when write holds remain, 1 when it holds none.
+--! include rw-holds
 local replay = redis.call('get', KEYS[3])
 if replay then
     if replay == 'none' then
@@ -19,39 +20,16 @@ local function release()
         base = '{' .. key .. '}'
     end
 
-    local function sweep()
-        local longest = -3
-        for _, field in ipairs(redis.call('hkeys', key)) do
-            if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
-                local count = tonumber(redis.call('hget', key, field))
-                if count then
-                    local alive = false
-                    for i = count, 1, -1 do
-                        local ttl = redis.call('pttl', base .. ':' .. field .. ':rwlock_timeout:' .. i)
-                        if ttl ~= -2 then
-                            alive = true
-                            longest = math.max(longest, ttl)
-                        end
-                    end
-                    if not alive then
-                        redis.call('hdel', key, field)
-                    end
-                end
-            end
-        end
-        return longest
-    end
-
     local writer = ARGV[3]
     if redis.call('hget', key, 'mode') ~= 'write' or redis.call('hexists', key, writer) == 0 then
         return nil
     end
     if redis.call('hincrby', key, writer, -1) > 0 then
-        redis.call('pexpire', key, math.max(tonumber(ARGV[2]), sweep()))
+        redis.call('pexpire', key, math.max(tonumber(ARGV[2]), sweep(key, base)))
         return 0
     end
     redis.call('hdel', key, writer)
-    local longest = sweep()
+    local longest = sweep(key, base)
     if redis.call('hlen', key) <= 1 then
         redis.call('del', key)
     else

@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.ScriptOutputType;
 
@@ -23,19 +25,29 @@ public record LuaScript(String name, String source, String sha1, ScriptOutputTyp
     private static final String RESOURCE_DIR = "/dev/distlock/core/scripts/";
 
     /**
-     * Reads {@code dev/distlock/core/scripts/<name>.lua} from the class path.
+     * A line {@code --! include <fragment>} is replaced by {@code fragments/<fragment>.lua}: Redis
+     * 6 scripts cannot call each other, so code several scripts need is shared at load time.
+     */
+    private static final Pattern INCLUDE = Pattern.compile("(?m)^--! include ([\\w-]+)$");
+
+    /**
+     * Reads {@code dev/distlock/core/scripts/<name>.lua} from the class path, with its includes expanded.
      * @param name script name without extension
      * @param outputType reply type
      * @return the script
      */
     public static LuaScript load(String name, ScriptOutputType outputType) {
-        String path = RESOURCE_DIR + name + ".lua";
+        String source = INCLUDE.matcher(read(RESOURCE_DIR + name + ".lua"))
+                .replaceAll(include -> Matcher.quoteReplacement(read(RESOURCE_DIR + "fragments/" + include.group(1) + ".lua")));
+        return new LuaScript(name, source, sha1(source), outputType);
+    }
+
+    private static String read(String path) {
         try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("Lua script resource " + path + " is missing from the class path");
             }
-            String source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return new LuaScript(name, source, sha1(source), outputType);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         catch (IOException ex) {
             throw new UncheckedIOException("Cannot read Lua script " + path, ex);
