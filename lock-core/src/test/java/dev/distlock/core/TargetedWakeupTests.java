@@ -83,6 +83,26 @@ class TargetedWakeupTests {
         assertThat(redis.command("EXISTS", "distlock_lock_waiters:{" + name + "}")).isEqualTo("0");
     }
 
+    @Test
+    void shouldPassOnAWakeupThatReachesAClientWhoseWaitersLeft() throws Exception {
+        String waiters = "distlock_lock_waiters:{" + name + "}";
+        RedisLock holder = clients.get(0).getLock(name);
+        holder.lock(60, TimeUnit.SECONDS);
+        // Client 1 waits briefly and gives up; its wake-up channel stays subscribed for a while.
+        assertThat(clients.get(1).getLock(name).tryLock(200, 60_000, TimeUnit.MILLISECONDS)).isFalse();
+        // Client 2 parks for the holder's whole lease unless a wake-up reaches it.
+        var waiter = pool.submit(() -> clients.get(2).getLock(name).tryLock(30, 60, TimeUnit.SECONDS));
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.command("SMEMBERS", waiters).equals(clients.get(2).getId()));
+        // A stale listing: the release will pick client 1, which has nobody left to wake.
+        redis.command("SREM", waiters, clients.get(2).getId());
+        redis.command("SADD", waiters, clients.get(1).getId());
+        long releasedAt = System.nanoTime();
+        holder.unlock();
+        assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - releasedAt)).isLessThan(5000);
+        assertThat(redis.command("SISMEMBER", waiters, clients.get(1).getId())).isEqualTo("0");
+    }
+
     private long pttlCalls() {
         return redis.command("INFO", "commandstats").lines().filter(line -> line.startsWith("cmdstat_pttl:"))
                 .map(line -> line.substring(line.indexOf("calls=") + 6, line.indexOf(',')))

@@ -10,6 +10,7 @@
 -- On release, one listed Distlock client is woken on its own channel, so a release does not send
 -- every waiting client at the lock; only when none is listed (or none listens any more) does the
 -- release broadcast on the shared channel, which is also what wakes Redisson's waiters.
+--! include wake-one-client
 local replay = redis.call('get', KEYS[3])
 if replay then
     if replay == 'none' then
@@ -27,22 +28,7 @@ elseif tonumber(count) > 1 then
     outcome = 0
 else
     redis.call('del', KEYS[1])
-    local woken = 0
-    if ARGV[5] ~= '' then
-        while woken == 0 do
-            local client = redis.call('srandmember', KEYS[4])
-            if not client then
-                break
-            end
-            woken = redis.call('publish', ARGV[5] .. client, ARGV[1])
-            if woken == 0 then
-                redis.call('srem', KEYS[4], client)
-            end
-        end
-    end
-    if woken == 0 then
-        redis.call('publish', KEYS[2], ARGV[1])
-    end
+    wake_one_client(KEYS[4], ARGV[5], KEYS[2], ARGV[1])
     outcome = 1
 end
 redis.call('set', KEYS[3], outcome, 'px', ARGV[4])
