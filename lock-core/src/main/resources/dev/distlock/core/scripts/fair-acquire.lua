@@ -84,8 +84,9 @@ if first[1] and first[1] ~= owner then
 end
 if head == owner then
     local ttl = redis.call('pttl', KEYS[1])
-    if ttl > 0 then
-        park = math.min(park, ttl)
+    if ttl >= 0 then
+        -- A lease about to end (0 ms left) means "try again now", not "park the full interval".
+        park = math.min(park, math.max(ttl, 1))
     end
 end
 return park

@@ -45,8 +45,8 @@ if mode == false or mode == 'read' or writer then
     local ttl = redis.call('pttl', key)
     local first = redis.call('zrange', KEYS[2], 0, 0, 'withscores')
     local claim = math.max(1, tonumber(first[2]) - now + 1)
-    if ttl > 0 then
-        return math.min(ttl, claim)
+    if ttl >= 0 then
+        return math.min(math.max(ttl, 1), claim)
     end
     return claim
 end

@@ -49,7 +49,8 @@ end
 redis.call('zadd', KEYS[2], now + tonumber(ARGV[4]), writer)
 redis.call('pexpire', KEYS[2], ARGV[4])
 local park = tonumber(ARGV[5])
-if ttl > 0 then
-    park = math.min(park, ttl)
+if ttl >= 0 then
+    -- A lease about to end (0 ms left) means "try again now", not "park the full interval".
+    park = math.min(park, math.max(ttl, 1))
 end
 return park
