@@ -125,7 +125,7 @@ class FairLockTests {
                 + "median %.2f ms, mean %.2f ms, max %.2f ms%n", sorted.get(5) / 1000.0,
                 sorted.stream().mapToLong(Long::longValue).average().orElse(0) / 1000.0, sorted.get(9) / 1000.0);
         // Each hand-off is a publish to the next waiter's own channel, not a park until a lease ends.
-        assertThat(sorted.get(9)).isLessThan(TimeUnit.SECONDS.toMicros(1));
+        assertThat(sorted.get(9)).isLessThan(TimeUnit.SECONDS.toMicros(2));
     }
 
     @Test

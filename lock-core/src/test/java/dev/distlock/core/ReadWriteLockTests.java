@@ -191,7 +191,7 @@ class ReadWriteLockTests {
         long wake = TimeUnit.NANOSECONDS.toMillis(readerInAt.get() - downgradedAt);
         System.out.printf("Read-write lock: waiting reader entered %d ms after the writer downgraded%n", wake);
         // The writer's lease is the 30 s watchdog: only the downgrade's wake-up lets the reader in this soon.
-        assertThat(wake).isLessThan(1000);
+        assertThat(wake).isLessThan(2000);
         assertThat(onOtherThread(() -> rw().writeLock().tryLock(100, TimeUnit.MILLISECONDS))).isFalse();
         readerOut.countDown();
         assertThat(reader.get(10, TimeUnit.SECONDS)).isTrue();
@@ -356,7 +356,7 @@ class ReadWriteLockTests {
         // The writer gave up: its claim is withdrawn and the reader kept out is woken, not left to poll.
         long enteredAt = lateReader.get(10, TimeUnit.SECONDS);
         assertThat(enteredAt).isPositive();
-        assertThat(TimeUnit.NANOSECONDS.toMillis(enteredAt - gaveUpAt)).isLessThan(500);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(enteredAt - gaveUpAt)).isLessThan(1500);
         assertThat(redis.command("EXISTS", WRITERS)).isEqualTo("0");
         read.unlock();
         read.unlock();
