@@ -170,6 +170,23 @@ class DistributedLockTests {
     }
 
     @Test
+    void whenMonoIsCancelledWhileWaitingForTheLockThenTheLateHoldIsReleased() throws Exception {
+        RedisLock held = holdElsewhere("mono-wait:w");
+        long owner = heldOwner;
+        var disposable = service.monoWaiting("w").subscribe();
+        // The subscription is now waiting for the lock on the bounded-elastic scheduler.
+        await().pollDelay(Duration.ofMillis(300)).until(() -> held.isHeldBy(owner));
+        disposable.dispose();
+        held.unlock(owner);
+        // Cancelling aborts the wait, or, if the acquisition already went through, releases the late
+        // hold that no subscriber will ever release: either way nothing keeps the lock.
+        await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(10))
+                .until(() -> !client.getLock("mono-wait:w").isLocked());
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                .until(() -> !client.getLock("mono-wait:w").isLocked());
+    }
+
+    @Test
     void whenMonoLockIsTakenThenErrorSignal() throws Exception {
         holdElsewhere("mono:3");
         assertThat(service.mono("3", Mono.just("x")).toFuture()).failsWithin(Duration.ofSeconds(5))

@@ -121,6 +121,11 @@ public class LockedService {
         return CompletableFuture.completedFuture("now");
     }
 
+    @DistributedLock(name = "mono-wait", key = "#id", waitTime = "10s")
+    public Mono<String> monoWaiting(String id) {
+        return Mono.just(id);
+    }
+
     @DistributedLock(name = "mono", key = "#id", waitTime = "0")
     public Mono<String> mono(String id, Mono<String> work) {
         calls.incrementAndGet();

@@ -164,7 +164,15 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             executor.release(hold);
             return null;
         }
-        CompletableFuture<Object> original = ((CompletionStage<Object>) result).toCompletableFuture();
+        CompletableFuture<Object> original;
+        try {
+            original = ((CompletionStage<Object>) result).toCompletableFuture();
+        }
+        catch (RuntimeException ex) {
+            // CompletionStage allows toCompletableFuture() to be unsupported; never keep the lock for it.
+            executor.release(hold);
+            throw ex;
+        }
         CompletableFuture<Object> out = new CompletableFuture<>();
         hold.onLeaseLost(() -> original.cancel(true));
         out.whenComplete((value, error) -> {

@@ -1,6 +1,8 @@
 package dev.distlock.spring.internal;
 
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
@@ -12,6 +14,7 @@ import dev.distlock.spring.LockContext;
 import dev.distlock.spring.LockLeaseExpiredException;
 import dev.distlock.spring.LeaseLostPolicy;
 import dev.distlock.spring.OnFailure;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -27,8 +30,7 @@ public final class ReactiveLockSupport {
     Object invoke(MethodInvocation invocation, LockMethod lockMethod, LockRequest request, LockExecutor executor,
             Object target, Object[] args) {
         Flux<Object> flux = Flux.usingWhen(
-                Mono.fromCallable(() -> Optional.ofNullable(executor.tryAcquire(request, RedisLock.newOwnerId(), null)))
-                        .subscribeOn(Schedulers.boundedElastic()),
+                acquire(request, executor),
                 hold -> hold.isPresent() ? run(invocation, hold.get(), executor)
                         : failure(lockMethod, request, target, args),
                 hold -> release(hold, executor),
@@ -37,6 +39,57 @@ public final class ReactiveLockSupport {
         // Not Mono.from(flux): it cancels the source at the first value, which would skip the
         // lease check that ends the sequence and deliver the value of a method whose lease ran out.
         return lockMethod.kind() == LockMethod.Kind.MONO ? flux.singleOrEmpty() : flux;
+    }
+
+    /**
+     * Acquires on the bounded-elastic scheduler (acquisition blocks). A subscriber that cancels
+     * while the acquisition is still waiting never receives the hold, so the hold is released here
+     * instead: otherwise nobody would, and the watchdog would keep the lock forever.
+     */
+    private static Mono<Optional<LockExecutor.Hold>> acquire(LockRequest request, LockExecutor executor) {
+        return Mono.create(sink -> {
+            AtomicReference<LockExecutor.Hold> unclaimed = new AtomicReference<>();
+            AtomicBoolean cancelled = new AtomicBoolean();
+            sink.onCancel(() -> {
+                cancelled.set(true);
+                releaseUnclaimed(unclaimed, executor);
+            });
+            Disposable task = Schedulers.boundedElastic().schedule(() -> {
+                LockExecutor.Hold hold;
+                try {
+                    hold = executor.tryAcquire(request, RedisLock.newOwnerId(), null);
+                }
+                catch (Throwable ex) {
+                    sink.error(ex);
+                    return;
+                }
+                if (hold == null) {
+                    sink.success(Optional.empty());
+                    return;
+                }
+                unclaimed.set(hold);
+                if (cancelled.get()) {
+                    releaseUnclaimed(unclaimed, executor);
+                    return;
+                }
+                sink.success(Optional.of(hold));
+                // Delivered: from here on usingWhen releases it. A cancel that raced the delivery
+                // finds it still unclaimed and releases it, since the value was then dropped.
+                unclaimed.compareAndSet(hold, null);
+            });
+            sink.onDispose(() -> {
+                if (cancelled.get()) {
+                    task.dispose();
+                }
+            });
+        });
+    }
+
+    private static void releaseUnclaimed(AtomicReference<LockExecutor.Hold> unclaimed, LockExecutor executor) {
+        LockExecutor.Hold hold = unclaimed.getAndSet(null);
+        if (hold != null) {
+            executor.release(hold);
+        }
     }
 
     private static Publisher<Object> run(MethodInvocation invocation, LockExecutor.Hold hold, LockExecutor executor) {

@@ -55,7 +55,11 @@ public final class RedisConnectors {
             uri = RedisURI.create(value);
         }
         catch (RuntimeException ex) {
-            throw new IllegalArgumentException("Invalid Redis URI '" + redact(value) + "': " + ex.getMessage(), ex);
+            // The parser's message repeats the whole input, password included: report only its reason.
+            Throwable cause = ex.getCause();
+            String reason = cause instanceof java.net.URISyntaxException syntax ? syntax.getReason()
+                    : ex.getClass().getSimpleName();
+            throw new IllegalArgumentException("Invalid Redis URI '" + redact(value) + "': " + reason);
         }
         uri.setTimeout(options.commandTimeout());
         if (options.clientName() != null) {
@@ -121,6 +125,6 @@ public final class RedisConnectors {
      * @return the URI without credentials
      */
     public static String redact(String value) {
-        return value.replaceAll("//[^@/]*@", "//***@");
+        return value.replaceAll("//.*@", "//***@");
     }
 }

@@ -24,6 +24,11 @@ import dev.distlock.core.internal.script.LuaScript;
  */
 public abstract class AbstractRedisLock implements RedisLock, Cloneable {
 
+    /** Bound on releasing holds whose acquire replies were lost (each such reply adds at most one). */
+    private static final int MAX_PHANTOM_HOLDS = 16;
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AbstractRedisLock.class);
+
     /** Longest park when the holder's lease is unknown (no TTL on the key). */
     private static final long UNKNOWN_TTL_PARK_MILLIS = 1000;
 
@@ -366,9 +371,15 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             result = releaseOnce(lease, ownerId);
         }
         catch (LockException ex) {
-            // Stop renewing: if the release did not run, the lock expires within one lease.
             if (hold != null) {
-                engine.holds().remove(hold);
+                if (hold.count() <= 1) {
+                    // Stop renewing: if the release did not run, the lock expires within one lease.
+                    engine.holds().remove(hold);
+                }
+                else {
+                    // Outer holds remain: keep renewing them; the next renewal or unlock finds the truth.
+                    hold.releasing(false);
+                }
             }
             throw ex;
         }
@@ -389,9 +400,43 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             viewListeners.forEach(listener -> listener.onReleased(name, ownerId));
         }
         else if (hold != null) {
-            hold.released();
-            hold.releasing(false);
+            if (hold.released() > 0) {
+                hold.releasing(false);
+            }
+            else {
+                releasePhantomHolds(hold, lease, ownerId);
+            }
         }
+    }
+
+    /**
+     * Redis still counts holds of an owner whose every acquisition through this client was
+     * unlocked: acquisitions whose reply was lost after the script ran. Nobody will unlock them, so
+     * release them now rather than let the watchdog renew the lock forever.
+     */
+    private void releasePhantomHolds(Hold hold, long lease, long ownerId) {
+        for (int extra = 1; extra <= MAX_PHANTOM_HOLDS; extra++) {
+            Long result;
+            try {
+                result = releaseOnce(lease, ownerId);
+            }
+            catch (LockException ex) {
+                engine.holds().remove(hold);
+                log.warn("Lock '{}' keeps holds of owner {} whose acquire replies were lost; it expires with its lease",
+                        name, ownerField(ownerId), ex);
+                return;
+            }
+            if (result == null || result == 1) {
+                engine.holds().remove(hold);
+                log.warn("Released {} hold(s) of lock '{}' whose acquire replies were lost", extra, name);
+                if (result != null) {
+                    engine.listener().onReleased(name, ownerId);
+                    viewListeners.forEach(listener -> listener.onReleased(name, ownerId));
+                }
+                return;
+            }
+        }
+        engine.holds().remove(hold);
     }
 
     private @Nullable Long releaseOnce(long lease, long ownerId) {

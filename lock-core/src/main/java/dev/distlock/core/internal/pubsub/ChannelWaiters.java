@@ -63,7 +63,11 @@ public final class ChannelWaiters {
 
     /** Leaves the channel; the last waiter to leave schedules its unsubscription. */
     public void leave() {
-        refs.decrementAndGet();
+        if (refs.decrementAndGet() == 0 && alias != null && permits.tryAcquire()) {
+            // The last waiter leaves with a wake-up nobody used: it may have been meant for this
+            // client alone (targeted), so pass it on rather than let other clients sleep.
+            unclaimed();
+        }
         owner.left(this);
     }
 
