@@ -68,6 +68,9 @@ class BadInputTests {
                 .withMessageContaining("'commandTimeout'");
         assertThatIllegalArgumentException().isThrownBy(() -> LockClient.create("http://localhost"))
                 .withMessageContaining("http://localhost");
+        assertThatIllegalArgumentException().isThrownBy(() -> LockClient.create("redis://app:50%off/now@localhost"))
+                .withMessageContaining("redis://***@localhost")
+                .satisfies(ex -> assertThat(ex.getMessage()).doesNotContain("50%off"));
     }
 
     @Test
