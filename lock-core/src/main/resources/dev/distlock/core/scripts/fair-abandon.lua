@@ -4,11 +4,8 @@
 -- KEYS[1] lock key, KEYS[2] queue, KEYS[3] deadlines, KEYS[4] waiter channel prefix
 -- ARGV[1] wake-up message, ARGV[2] owner field, ARGV[3] waiter timeout in ms
 -- Returns 1 when the owner was queued, else 0.
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
-local time = redis.call('time')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+--! include server-clock
+local now = server_now()
 local owner = ARGV[2]
 local step = tonumber(ARGV[3])
 

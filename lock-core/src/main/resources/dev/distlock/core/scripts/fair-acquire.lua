@@ -6,11 +6,8 @@
 -- ARGV[1] lease in ms, ARGV[2] owner field, ARGV[3] caller's remaining wait in ms (0: do not queue),
 -- ARGV[4] waiter timeout in ms, ARGV[5] longest park in ms, ARGV[6] wake-up message
 -- Returns nil when acquired, else how long to park before trying again, in ms.
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
-local time = redis.call('time')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+--! include server-clock
+local now = server_now()
 local owner = ARGV[2]
 local step = tonumber(ARGV[4])
 

@@ -3,19 +3,14 @@
 -- ARGV[1] wake-up message, ARGV[2] lease in ms to keep while holds remain, ARGV[3] owner field,
 -- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it)
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
-local replay = redis.call('get', KEYS[5])
-if replay then
-    if replay == 'none' then
-        return nil
-    end
-    return tonumber(replay)
+--! include unlock-latch
+--! include server-clock
+local replayed, previous = latch_replay(KEYS[5])
+if replayed then
+    return previous
 end
 local function release()
-    local time = redis.call('time')
-    local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+    local now = server_now()
     for _, dead in ipairs(redis.call('zrangebyscore', KEYS[3], '-inf', now)) do
         redis.call('zrem', KEYS[3], dead)
         redis.call('lrem', KEYS[2], 0, dead)
@@ -44,12 +39,4 @@ local function release()
     return 1
 end
 
-local outcome = release()
-if outcome == nil then
-    outcome = 'none'
-end
-redis.call('set', KEYS[5], outcome, 'px', ARGV[4])
-if outcome == 'none' then
-    return nil
-end
-return outcome
+return latch_record(KEYS[5], release(), ARGV[4])

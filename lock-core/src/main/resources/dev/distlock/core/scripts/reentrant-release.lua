@@ -5,34 +5,25 @@
 -- ARGV[4] how long the latch remembers the outcome, in ms,
 -- ARGV[5] prefix of the per-client wake-up channels ('' to always broadcast)
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
--- A retry of the same request (its reply was lost) replays the first outcome instead of
--- releasing a second hold or failing because the first attempt already released the lock.
+-- A retry of the same request (its reply was lost) replays the first outcome (the unlock latch).
 -- On release, one listed Distlock client is woken on its own channel, so a release does not send
 -- every waiting client at the lock; only when none is listed (or none listens any more) does the
 -- release broadcast on the shared channel, which is also what wakes Redisson's waiters.
+--! include unlock-latch
 --! include wake-one-client
-local replay = redis.call('get', KEYS[3])
-if replay then
-    if replay == 'none' then
-        return nil
-    end
-    return tonumber(replay)
+local replayed, previous = latch_replay(KEYS[3])
+if replayed then
+    return previous
 end
 local outcome
 local count = redis.call('hget', KEYS[1], ARGV[3])
-if not count then
-    outcome = 'none'
-elseif tonumber(count) > 1 then
+if count and tonumber(count) > 1 then
     redis.call('hincrby', KEYS[1], ARGV[3], -1)
     redis.call('pexpire', KEYS[1], ARGV[2])
     outcome = 0
-else
+elseif count then
     redis.call('del', KEYS[1])
     wake_one_client(KEYS[4], ARGV[5], KEYS[2], ARGV[1])
     outcome = 1
 end
-redis.call('set', KEYS[3], outcome, 'px', ARGV[4])
-if outcome == 'none' then
-    return nil
-end
-return outcome
+return latch_record(KEYS[3], outcome, ARGV[4])

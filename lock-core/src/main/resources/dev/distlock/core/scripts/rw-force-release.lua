@@ -3,14 +3,12 @@
 -- KEYS[1] lock key, KEYS[2] read-write channel
 -- ARGV[1] wake-all message, ARGV[2] mode to delete (read or write)
 -- Returns 1 when a lock was deleted, else 0.
+--! include rw-holds
 local key = KEYS[1]
 if redis.call('hget', key, 'mode') ~= ARGV[2] then
     return 0
 end
-local base = key
-if not string.find(key, '{', 1, true) then
-    base = '{' .. key .. '}'
-end
+local base = hash_tagged(key)
 for _, field in ipairs(redis.call('hkeys', key)) do
     if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
         local count = tonumber(redis.call('hget', key, field))

@@ -3,20 +3,15 @@
 -- ARGV[1] wake-all message, ARGV[2] reader owner field,
 -- ARGV[3] how long the latch remembers the outcome, in ms (a retry of the request replays it)
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
+--! include unlock-latch
 --! include rw-holds
-local replay = redis.call('get', KEYS[3])
-if replay then
-    if replay == 'none' then
-        return nil
-    end
-    return tonumber(replay)
+local replayed, previous = latch_replay(KEYS[3])
+if replayed then
+    return previous
 end
 local function release()
     local key = KEYS[1]
-    local base = key
-    if not string.find(key, '{', 1, true) then
-        base = '{' .. key .. '}'
-    end
+    local base = hash_tagged(key)
 
     local reader = ARGV[2]
     local count = tonumber(redis.call('hget', key, reader))
@@ -66,12 +61,4 @@ local function release()
     return 0
 end
 
-local outcome = release()
-if outcome == nil then
-    outcome = 'none'
-end
-redis.call('set', KEYS[3], outcome, 'px', ARGV[3])
-if outcome == 'none' then
-    return nil
-end
-return outcome
+return latch_record(KEYS[3], release(), ARGV[3])

@@ -2,13 +2,11 @@
 -- KEYS[i] lock key of hold i
 -- ARGV[1] lease in ms, ARGV[i + 1] reader owner field of hold i
 -- Returns a list: 1 where the owner still held a live read lock (renewed), 0 where it did not.
+--! include rw-holds
 local renewed = {}
 for i, key in ipairs(KEYS) do
     local field = ARGV[i + 1]
-    local base = key
-    if not string.find(key, '{', 1, true) then
-        base = '{' .. key .. '}'
-    end
+    local base = hash_tagged(key)
     local count = tonumber(redis.call('hget', key, field))
     local alive = false
     if count then

@@ -5,17 +5,11 @@
 -- ARGV[1] lease in ms, ARGV[2] writer owner field, ARGV[3] caller's remaining wait in ms (0: no claim),
 -- ARGV[4] claim timeout in ms, ARGV[5] longest park in ms
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
+--! include server-clock
 --! include rw-holds
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
-local time = redis.call('time')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = server_now()
 local key = KEYS[1]
-local base = key
-if not string.find(key, '{', 1, true) then
-    base = '{' .. key .. '}'
-end
+local base = hash_tagged(key)
 
 local writer = ARGV[2]
 local lease = tonumber(ARGV[1])

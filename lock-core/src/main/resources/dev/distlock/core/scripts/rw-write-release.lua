@@ -5,20 +5,15 @@
 -- ARGV[1] wake-all message, ARGV[2] lease in ms to keep while write holds remain, ARGV[3] writer owner field,
 -- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it)
 -- Returns nil when the owner holds no write lock, 0 when write holds remain, 1 when it holds none.
+--! include unlock-latch
 --! include rw-holds
-local replay = redis.call('get', KEYS[3])
-if replay then
-    if replay == 'none' then
-        return nil
-    end
-    return tonumber(replay)
+local replayed, previous = latch_replay(KEYS[3])
+if replayed then
+    return previous
 end
 local function release()
     local key = KEYS[1]
-    local base = key
-    if not string.find(key, '{', 1, true) then
-        base = '{' .. key .. '}'
-    end
+    local base = hash_tagged(key)
 
     local writer = ARGV[3]
     if redis.call('hget', key, 'mode') ~= 'write' or redis.call('hexists', key, writer) == 0 then
@@ -42,12 +37,4 @@ local function release()
     return 1
 end
 
-local outcome = release()
-if outcome == nil then
-    outcome = 'none'
-end
-redis.call('set', KEYS[3], outcome, 'px', ARGV[4])
-if outcome == 'none' then
-    return nil
-end
-return outcome
+return latch_record(KEYS[3], release(), ARGV[4])

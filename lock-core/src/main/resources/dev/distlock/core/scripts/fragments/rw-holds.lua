@@ -24,3 +24,12 @@ local function sweep(key, base)
     end
     return longest
 end
+
+-- Returns the prefix of a lock's read-hold timeout keys: {key}, or key itself when it already has
+-- a hash tag (so that in a cluster they share the lock's slot).
+local function hash_tagged(key)
+    if string.find(key, '{', 1, true) then
+        return key
+    end
+    return '{' .. key .. '}'
+end
