@@ -1,7 +1,9 @@
 package dev.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -89,7 +91,7 @@ class ReadWriteLockRedissonInteropTests {
         assertThat(redisson.call(() -> theirs.readLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
         assertThat(redisson.call(() -> theirs.writeLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
         Future<Boolean> reader = redisson.submit(() -> theirs.readLock().tryLock(10, TimeUnit.SECONDS));
-        Thread.sleep(300);
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !reader.isDone());
         long unlockedAt = System.nanoTime();
         ours.writeLock().unlock();
         assertThat(reader.get(10, TimeUnit.SECONDS)).isTrue();
@@ -119,7 +121,7 @@ class ReadWriteLockRedissonInteropTests {
             read.unlock();
             return at;
         });
-        Thread.sleep(300);
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !reader.isDone());
         long unlockedAt = System.nanoTime();
         redisson.call(() -> {
             theirs.writeLock().unlock();

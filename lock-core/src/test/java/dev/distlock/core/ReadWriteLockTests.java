@@ -156,7 +156,8 @@ class ReadWriteLockTests {
             w.unlock();
             return got;
         });
-        Thread.sleep(300);
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                .until(() -> !waitingReader.isDone() && !waitingWriter.isDone());
         write.unlock();
         assertThat(waitingReader.get(10, TimeUnit.SECONDS)).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(250));
         assertThat(waitingWriter.get(10, TimeUnit.SECONDS)).isTrue();
@@ -178,8 +179,7 @@ class ReadWriteLockTests {
             r.unlock();
             return got;
         });
-        Thread.sleep(300);
-        assertThat(readerInAt.get()).isZero();
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> readerInAt.get() == 0);
         assertThat(read.tryLock()).isTrue();
         assertThat(redis.command("HGET", NAME, "mode")).isEqualTo("write");
         long downgradedAt = System.nanoTime();
@@ -278,8 +278,8 @@ class ReadWriteLockTests {
         assertThat(read.tryLock(0, -1, TimeUnit.MILLISECONDS, owner)).isTrue();
         write.unlock(owner);
         String timeoutKey = "{rw}:" + fast.getId() + ":" + owner + ":rwlock_timeout:";
-        Thread.sleep(2500);
-        assertThat(read.isHeldBy(owner)).isTrue();
+        // Past the 1 s watchdog lease more than twice over: only renewal keeps the read holds.
+        await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5)).until(() -> read.isHeldBy(owner));
         assertThat(Long.parseLong(redis.command("PTTL", timeoutKey + "1"))).isPositive();
         assertThat(Long.parseLong(redis.command("PTTL", timeoutKey + "2"))).isPositive();
         assertThat(fast.heldLocks()).hasSize(1);
