@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,6 +36,7 @@ import dev.distlock.core.test.RedisServers;
  * Faults injected into real processes: holders killed or frozen, Redis restarted or frozen. Each
  * test has a hard time bound; each prints what happened with {@code [fault]} for the record.
  */
+@Tag("fault")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FaultInjectionTests {
 

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import dev.distlock.core.test.RedisSentinelGroup;
  * promoted. What the holder, and a second client, see afterwards is what the README's "Failure
  * modes" table documents; each test prints the measured times with {@code [fault]}.
  */
+@Tag("fault")
 class SentinelFailoverFaultTests {
 
     private static final Duration SHORT_WATCHDOG = Duration.ofSeconds(2);

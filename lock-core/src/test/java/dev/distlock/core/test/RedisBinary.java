@@ -3,6 +3,7 @@ package dev.distlock.core.test;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -10,11 +11,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Finds a runnable {@code redis-server}: the {@code DISTLOCK_REDIS_SERVER} environment variable,
  * then {@code redis-server} on {@code PATH}, then the binary shipped inside the
  * {@code com.github.codemonstur:embedded-redis} jar (extracted once per JVM).
+ * {@code DISTLOCK_REDIS_SERVER=embedded} skips the first two, so a machine with Redis 7 installed
+ * can still run the suite on the embedded Redis 6.2.
  */
 final class RedisBinary {
 
@@ -23,21 +28,53 @@ final class RedisBinary {
     private static final List<String> EMBEDDED_MAC_ARM64 = List.of("redis-server-6.2.6-v5-darwin-arm64");
     private static final List<String> EMBEDDED_MAC_AMD64 = List.of("redis-server-6.2.6-v5-darwin-amd64");
 
+    /** Value of {@code DISTLOCK_REDIS_SERVER} that selects the binary inside the embedded-redis jar. */
+    static final String EMBEDDED = "embedded";
+
+    private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.(\\d+)");
+
     private static volatile Optional<Path> found;
+    private static volatile int majorVersion = -1;
 
     private RedisBinary() {
     }
 
     static synchronized Optional<Path> find() {
         if (found == null) {
-            found = fromEnvironment().or(RedisBinary::fromPath).or(RedisBinary::fromEmbeddedJar);
+            found = EMBEDDED.equals(System.getenv("DISTLOCK_REDIS_SERVER")) ? fromEmbeddedJar()
+                    : fromEnvironment().or(RedisBinary::fromPath).or(RedisBinary::fromEmbeddedJar);
         }
         return found;
     }
 
+    /** @return the major version of the binary {@link #find()} chose, {@code 0} when there is none */
+    static synchronized int majorVersion() {
+        if (majorVersion < 0) {
+            majorVersion = find().map(RedisBinary::versionOf).orElse(0);
+        }
+        return majorVersion;
+    }
+
+    private static int versionOf(Path binary) {
+        try {
+            Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            process.waitFor(10, TimeUnit.SECONDS);
+            Matcher matcher = VERSION.matcher(output);
+            return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
+        }
+        catch (IOException ex) {
+            return 0;
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+
     private static Optional<Path> fromEnvironment() {
         String configured = System.getenv("DISTLOCK_REDIS_SERVER");
-        return configured == null ? Optional.empty() : Optional.of(Path.of(configured)).filter(RedisBinary::runs);
+        return configured == null || configured.isBlank() ? Optional.empty() : Optional.of(Path.of(configured)).filter(RedisBinary::runs);
     }
 
     private static Optional<Path> fromPath() {

@@ -9,10 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import org.junit.jupiter.api.Assumptions;
+
 /**
  * Starts real Redis servers for tests, on free loopback ports: the {@code redis-server} binary on
  * {@code PATH} (or {@code DISTLOCK_REDIS_SERVER}), else the one shipped in the embedded-redis jar,
- * else a Testcontainers Redis when Docker is available.
+ * else a Testcontainers Redis when Docker is available. {@code DISTLOCK_REDIS_SERVER=embedded}
+ * forces the embedded-redis binary (Redis 6.2).
  *
  * <p>{@link #shared()} is one server per JVM for ordinary tests (flush it between tests);
  * {@link #start(String...)} and {@link #start(int)} give servers the caller owns and must stop.
@@ -87,6 +90,26 @@ public final class RedisServers {
             throw ex;
         }
         return servers;
+    }
+
+    /**
+     * Returns the major version of the {@code redis-server} binary the fixture starts.
+     * @return e.g. {@code 6} for the embedded binary, {@code 7} for Debian's; {@code 0} when unknown
+     */
+    public static int majorVersion() {
+        return RedisBinary.majorVersion();
+    }
+
+    /**
+     * Skips the calling test unless the fixture starts Redis 7 or later (sharded pub/sub, ACL
+     * selectors, TLS builds), saying how to run it.
+     * @param feature what needs Redis 7, for the skip message
+     */
+    public static void assumeRedis7(String feature) {
+        int version = majorVersion();
+        Assumptions.assumeTrue(version >= 7, () -> feature + " needs Redis 7 or later, but the fixture's redis-server is "
+                + (version == 0 ? "unknown" : "Redis " + version) + ". Install Redis 7 (Debian: apt-get install"
+                + " redis-server) and put it on PATH, or point DISTLOCK_REDIS_SERVER at its redis-server binary.");
     }
 
     /**
