@@ -98,6 +98,6 @@ class AcquireBookkeepingTests {
         assertThat(redis.command("HGET", name, engine.ownerField(owner))).isEqualTo("1");
         lock.unlock(owner);
         assertThat(redis.command("EXISTS", name)).isEqualTo("0");
-        assertThat(engine.uncertainAcquisitions()).isEmpty();
+        assertThat(engine.uncertainAcquisitions().isEmpty()).isTrue();
     }
 }
