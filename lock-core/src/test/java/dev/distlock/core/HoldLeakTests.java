@@ -83,4 +83,19 @@ class HoldLeakTests {
         await().atMost(Duration.ofSeconds(8)).ignoreExceptions().until(() -> !lock.isLocked());
         assertThat(client.heldLocks()).isEmpty();
     }
+
+    @Test
+    void whenRefusedOwnersGiveUpThenNothingIsReleasedOnTheirBehalf() throws Exception {
+        String name = "refused:" + UUID.randomUUID();
+        long holder = RedisLock.newOwnerId();
+        assertThat(client.getLock(name).tryLock(0, 30, TimeUnit.SECONDS, holder)).isTrue();
+        for (int i = 0; i < 20; i++) {
+            long wait = i % 2 == 0 ? 0 : 50;
+            assertThat(client.getLock(name).tryLock(wait, 30_000, TimeUnit.MILLISECONDS, RedisLock.newOwnerId())).isFalse();
+        }
+        // Every refusal reached its caller: no clean-up release (each would leave an unlock latch).
+        assertThat(redis.command("KEYS", "redisson_unlock_latch:*").lines().filter(k -> !k.isEmpty())).isEmpty();
+        assertThat(client.engine().uncertainAcquisitions().isEmpty()).isTrue();
+        client.getLock(name).unlock(holder);
+    }
 }

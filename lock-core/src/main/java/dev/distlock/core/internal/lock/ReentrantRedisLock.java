@@ -66,14 +66,25 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         String attemptId = attemptId(ownerId);
         UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
         String mode = mayReenter ? "1" : uncertain.contains(attemptId) ? "2" : "0";
-        // A re-entry whose reply is lost leaves one hold too many, which the owner's last unlock releases.
-        UncertainAcquisitions.Attempt attempt = mayReenter ? null : uncertain.begin(attemptId);
         boolean listed = waiting != null && targetedWakeups();
         String register = listed ? engine.clientId() : "";
         String unregister = listed && waiting.waiting() <= 1 ? engine.clientId() : "";
-        CompletableFuture<@Nullable Long> reply = engine.scripts().<@Nullable Long>run(Scripts.REENTRANT_ACQUIRE,
-                new String[] {key, waitingClients}, Long.toString(leaseMillis), ownerField(ownerId),
-                mode, register, unregister);
+        // The caller's future is completed only here, and a caller that stops waiting cancels it: exactly
+        // one of the two wins, so a reply nobody received keeps the attempt marked as uncertain.
+        CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
+        if (!mayReenter) {
+            // A re-entry whose reply is lost leaves one hold too many, which the owner's last unlock releases.
+            uncertain.begin(attemptId, toCaller);
+        }
+        CompletableFuture<@Nullable Long> reply;
+        try {
+            reply = engine.scripts().<@Nullable Long>run(Scripts.REENTRANT_ACQUIRE, new String[] {key, waitingClients},
+                    Long.toString(leaseMillis), ownerField(ownerId), mode, register, unregister);
+        }
+        catch (RuntimeException ex) {
+            toCaller.completeExceptionally(ex);
+            return toCaller;
+        }
         if (!unregister.isEmpty()) {
             reply = reply.thenApply(ttl -> {
                 if (ttl == null && waiting.waiting() > 1) {
@@ -83,16 +94,13 @@ public class ReentrantRedisLock extends AbstractRedisLock {
                 return ttl;
             });
         }
-        // The caller's future is completed here, and only one of "delivered" and "cancelled by a
-        // caller that stopped waiting" can win: a reply nobody received keeps the attempt marked.
-        CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
         reply.whenComplete((ttl, failure) -> {
             if (failure != null) {
                 // The call may still have run: the mark stays, the next attempt adopts what it took.
                 toCaller.completeExceptionally(failure);
             }
-            else if (toCaller.complete(ttl) && attempt != null) {
-                uncertain.delivered(attemptId, attempt);
+            else {
+                toCaller.complete(ttl);
             }
         });
         return toCaller;
@@ -111,7 +119,10 @@ public class ReentrantRedisLock extends AbstractRedisLock {
             return acquired;
         }
         finally {
-            if (!acquired) {
+            if (acquired) {
+                engine.uncertainAcquisitions().acquired(attemptId(ownerId));
+            }
+            else {
                 releaseUnseenHold(leaseMillis, ownerId);
             }
         }

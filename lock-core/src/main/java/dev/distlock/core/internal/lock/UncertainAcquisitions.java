@@ -16,8 +16,10 @@ import org.slf4j.LoggerFactory;
  * script may have run, so the owner's next attempt adopts a hold it finds rather than taking
  * another, and an owner that gives up releases what such an attempt may have taken.
  *
- * <p>An attempt is marked before it is sent and unmarked only when its caller receives the reply;
- * a reply that arrives after the caller stopped waiting leaves the mark. When the acquire call ends
+ * <p>An attempt is marked before it is sent, together with the future its caller waits on; the mark
+ * counts only while that future has not completed normally, that is while the caller has not
+ * received a reply (the caller's cancellation and the reply race on that one future, so exactly one
+ * wins). A reply that arrives after the caller stopped waiting therefore leaves the mark. When the acquire call ends
  * without a hold, one release is sent (after every attempt of the call, on the same connection, so
  * it runs after them) and the mark goes once it is answered, or after one lease if it is not: by
  * then anything such an attempt took has expired. So a one-shot owner leaves nothing behind.
@@ -28,8 +30,12 @@ public final class UncertainAcquisitions {
 
     private final Map<String, Attempt> attempts = new ConcurrentHashMap<>();
 
-    /** One attempt whose reply its caller has not received (yet). */
-    static final class Attempt {
+    /** One attempt: the future its caller waits on. */
+    private record Attempt(CompletableFuture<?> toCaller) {
+
+        boolean delivered() {
+            return toCaller.isDone() && !toCaller.isCompletedExceptionally();
+        }
     }
 
     /**
@@ -38,27 +44,32 @@ public final class UncertainAcquisitions {
      * @return whether it is marked
      */
     boolean contains(String id) {
-        return attempts.containsKey(id);
+        Attempt attempt = attempts.get(id);
+        if (attempt != null && attempt.delivered()) {
+            attempts.remove(id, attempt);
+            return false;
+        }
+        return attempt != null;
     }
 
     /**
      * Marks an attempt about to be sent.
      * @param id lock key and owner field
-     * @return the mark, to clear it on delivery
+     * @param toCaller the future its caller waits on; complete it with the reply
      */
-    Attempt begin(String id) {
-        Attempt attempt = new Attempt();
-        attempts.put(id, attempt);
-        return attempt;
+    void begin(String id, CompletableFuture<?> toCaller) {
+        attempts.put(id, new Attempt(toCaller));
     }
 
     /**
-     * Clears the mark of an attempt whose reply its caller received.
+     * Forgets an acquisition whose caller got the lock.
      * @param id lock key and owner field
-     * @param attempt the mark
      */
-    void delivered(String id, Attempt attempt) {
-        attempts.remove(id, attempt);
+    void acquired(String id) {
+        Attempt attempt = attempts.get(id);
+        if (attempt != null && attempt.delivered()) {
+            attempts.remove(id, attempt);
+        }
     }
 
     /**
@@ -73,6 +84,11 @@ public final class UncertainAcquisitions {
             ScheduledExecutorService scheduler, String lockName) {
         Attempt attempt = attempts.get(id);
         if (attempt == null) {
+            return;
+        }
+        if (attempt.delivered()) {
+            // The caller saw the reply (refused, most likely): nothing was taken unseen.
+            attempts.remove(id, attempt);
             return;
         }
         CompletableFuture<?> sent;
