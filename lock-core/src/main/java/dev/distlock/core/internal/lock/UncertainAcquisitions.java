@@ -16,13 +16,15 @@ import org.slf4j.LoggerFactory;
  * script may have run, so the owner's next attempt adopts a hold it finds rather than taking
  * another, and an owner that gives up releases what such an attempt may have taken.
  *
- * <p>An attempt is marked before it is sent, together with the future its caller waits on; the mark
+ * <p>An attempt is marked before it is sent, together with the future its caller waits on. The mark
  * counts only while that future has not completed normally, that is while the caller has not
- * received a reply (the caller's cancellation and the reply race on that one future, so exactly one
- * wins). A reply that arrives after the caller stopped waiting therefore leaves the mark. When the acquire call ends
- * without a hold, one release is sent (after every attempt of the call, on the same connection, so
- * it runs after them) and the mark goes once it is answered, or after one lease if it is not: by
- * then anything such an attempt took has expired. So a one-shot owner leaves nothing behind.
+ * received a reply: the caller's cancellation and the reply race on that one future, so exactly one
+ * wins, and a reply that arrives after the caller stopped waiting leaves the mark.
+ *
+ * <p>When the acquire call ends without a hold, one release is sent (after every attempt of the
+ * call, on the same connection, so Redis runs it after them) and the mark goes once it is answered,
+ * or after one lease if it is not: by then anything such an attempt took has expired. So a one-shot
+ * owner leaves nothing behind.
  */
 public final class UncertainAcquisitions {
 
