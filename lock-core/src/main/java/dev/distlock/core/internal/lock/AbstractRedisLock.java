@@ -362,9 +362,9 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
     @Override
     public void unlock(long ownerId) {
         Hold hold = engine.holds().get(key, ownerField(ownerId));
-        long lease = hold == null || hold.watchdog() ? engine.watchdogMillis() : hold.leaseMillis();
+        long lease = hold == null ? engine.watchdogMillis() : hold.leaseAfterRelease(engine.watchdogMillis());
         if (hold != null) {
-            hold.releasing(true);
+            engine.holds().releasing(hold);
         }
         Long result;
         try {
@@ -372,12 +372,15 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
         }
         catch (LockException ex) {
             if (hold != null) {
-                if (hold.count() <= 1) {
+                // The release may or may not have run, but the caller is done with this acquisition:
+                // give it back here, so that the owner's last unlock finds (and releases) any hold
+                // Redis still counts instead of leaving it to the watchdog for good.
+                if (hold.released() <= 0) {
                     // Stop renewing: if the release did not run, the lock expires within one lease.
                     engine.holds().remove(hold);
                 }
                 else {
-                    // Outer holds remain: keep renewing them; the next renewal or unlock finds the truth.
+                    // Outer holds remain: keep renewing them.
                     hold.releasing(false);
                 }
             }
@@ -411,8 +414,9 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
 
     /**
      * Redis still counts holds of an owner whose every acquisition through this client was
-     * unlocked: acquisitions whose reply was lost after the script ran. Nobody will unlock them, so
-     * release them now rather than let the watchdog renew the lock forever.
+     * unlocked: acquisitions whose reply was lost after the script ran, or nested unlocks that
+     * failed. Nobody will unlock them, so release them now rather than let the watchdog renew the
+     * lock forever.
      */
     private void releasePhantomHolds(Hold hold, long lease, long ownerId) {
         for (int extra = 1; extra <= MAX_PHANTOM_HOLDS; extra++) {
@@ -422,13 +426,14 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             }
             catch (LockException ex) {
                 engine.holds().remove(hold);
-                log.warn("Lock '{}' keeps holds of owner {} whose acquire replies were lost; it expires with its lease",
-                        name, ownerField(ownerId), ex);
+                log.warn("Lock '{}' keeps holds of owner {} that were never unlocked in Redis (lost acquire replies or"
+                        + " failed unlocks); it expires with its lease", name, ownerField(ownerId), ex);
                 return;
             }
             if (result == null || result == 1) {
                 engine.holds().remove(hold);
-                log.warn("Released {} hold(s) of lock '{}' whose acquire replies were lost", extra, name);
+                log.warn("Released {} hold(s) of lock '{}' that Redis still counted after the last unlock of owner {}"
+                        + " (lost acquire replies or failed unlocks)", extra, name, ownerField(ownerId));
                 if (result != null) {
                     engine.listener().onReleased(name, ownerId);
                     viewListeners.forEach(listener -> listener.onReleased(name, ownerId));

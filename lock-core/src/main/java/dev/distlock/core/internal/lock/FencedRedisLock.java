@@ -9,6 +9,9 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
@@ -20,9 +23,16 @@ import dev.distlock.core.internal.script.Scripts;
  */
 public final class FencedRedisLock extends ReentrantRedisLock implements FencedLock {
 
+    private static final Logger log = LoggerFactory.getLogger(FencedRedisLock.class);
+
     private final String tokenKey;
-    /** Token of each owner's latest acquisition through this instance, until it is handed out. */
+    /**
+     * Token of each owner's acquisition in progress through this instance: put when its caller
+     * receives the grant, taken when the acquire call ends, so it never outlives the call.
+     */
     private final Map<Long, Long> issued = new ConcurrentHashMap<>();
+    /** Where the calling thread's token methods want the token of the acquire call they make. */
+    private final ThreadLocal<long @Nullable []> tokenSink = new ThreadLocal<>();
 
     /**
      * Creates the lock.
@@ -58,14 +68,48 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId) {
-        return engine.scripts().<List<Long>>run(Scripts.FENCED_ACQUIRE, new String[] {key, tokenKey},
-                Long.toString(leaseMillis), ownerField(ownerId)).thenApply(reply -> {
-                    if (reply.get(0) == 1) {
-                        issued.put(ownerId, reply.get(1));
-                        return null;
+        CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
+        engine.scripts().<List<Long>>run(Scripts.FENCED_ACQUIRE, new String[] {key, tokenKey},
+                Long.toString(leaseMillis), ownerField(ownerId)).whenComplete((reply, failure) -> {
+                    if (failure != null) {
+                        toCaller.completeExceptionally(failure);
+                        return;
                     }
-                    return reply.get(1);
+                    if (reply.get(0) != 1) {
+                        toCaller.complete(reply.get(1));
+                        return;
+                    }
+                    Long token = reply.get(1);
+                    issued.put(ownerId, token);
+                    if (!toCaller.complete(null)) {
+                        // Granted after the caller stopped waiting: nobody will unlock this hold, so give it
+                        // back. The fenced script counts it as a re-entry if the owner has taken the lock
+                        // since, so one release undoes exactly this grant.
+                        issued.remove(ownerId, token);
+                        engine.call(() -> release(leaseMillis, ownerId)).whenComplete((released, error) -> {
+                            if (error != null) {
+                                log.debug("Could not give back a late grant of fenced lock '{}'; it expires with its lease",
+                                        name, error);
+                            }
+                        });
+                    }
                 });
+        return toCaller;
+    }
+
+    @Override
+    protected boolean acquire(long waitMillis, long leaseMillis, long ownerId, boolean interruptible)
+            throws InterruptedException {
+        try {
+            return super.acquire(waitMillis, leaseMillis, ownerId, interruptible);
+        }
+        finally {
+            Long token = issued.remove(ownerId);
+            long[] sink = tokenSink.get();
+            if (sink != null && token != null) {
+                sink[0] = token;
+            }
+        }
     }
 
     @Override
@@ -75,8 +119,15 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     public long lockAndGetToken(long leaseTime, TimeUnit unit) {
-        lock(leaseTime, unit);
-        return issued.remove(currentOwner());
+        long[] sink = new long[1];
+        tokenSink.set(sink);
+        try {
+            lock(leaseTime, unit);
+            return sink[0];
+        }
+        finally {
+            tokenSink.remove();
+        }
     }
 
     @Override
@@ -87,10 +138,22 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     @Override
     public OptionalLong tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit, long ownerId)
             throws InterruptedException {
-        if (!tryLock(waitTime, leaseTime, unit, ownerId)) {
-            return OptionalLong.empty();
+        long[] sink = new long[1];
+        tokenSink.set(sink);
+        try {
+            if (!tryLock(waitTime, leaseTime, unit, ownerId)) {
+                return OptionalLong.empty();
+            }
+            return OptionalLong.of(sink[0]);
         }
-        return OptionalLong.of(issued.remove(ownerId));
+        finally {
+            tokenSink.remove();
+        }
+    }
+
+    /** @return tokens drawn but not yet handed out (diagnostics; stays bounded by in-flight acquisitions) */
+    int pendingTokens() {
+        return issued.size();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.distlock.core.internal.lock;
 
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArraySet;
 
@@ -10,6 +12,11 @@ import dev.distlock.core.internal.script.LuaScript;
 /**
  * What this client knows about one owner's hold on one lock. Redis stays the source of truth;
  * this is what the watchdog renews and what diagnostics list.
+ *
+ * <p>Each acquisition not yet unlocked is remembered with its own lease, latest last, and an unlock
+ * gives back the latest. The watchdog renews the hold only while at least one of them was taken
+ * with the watchdog lease, so a nested watchdog acquisition does not turn an explicit lease into
+ * a renewed one for good.
  */
 public final class Hold {
 
@@ -20,9 +27,8 @@ public final class Hold {
     private final String ownerField;
     private final LuaScript renewScript;
     private final Instant since = Instant.now();
-    private int count;
-    private long leaseMillis;
-    private boolean watchdog;
+    private final Deque<Grant> grants = new ArrayDeque<>();
+    private int watchdogGrants;
     private volatile boolean releasing;
     private final CopyOnWriteArraySet<LockListener> listeners = new CopyOnWriteArraySet<>();
 
@@ -36,14 +42,48 @@ public final class Hold {
     }
 
     synchronized void acquired(long leaseMillis, List<LockListener> viewListeners) {
-        count++;
+        grants.addLast(new Grant(leaseMillis, System.nanoTime()));
+        if (leaseMillis == LockEngine.WATCHDOG) {
+            watchdogGrants++;
+        }
         listeners.addAll(viewListeners);
-        this.watchdog |= leaseMillis == LockEngine.WATCHDOG;
-        this.leaseMillis = leaseMillis;
     }
 
+    /**
+     * Gives back the latest acquisition, whether or not Redis confirmed its release: after a
+     * failed unlock Redis may count one hold more than this client, which the owner's last unlock
+     * then releases.
+     * @return the acquisitions left
+     */
     synchronized int released() {
-        return --count;
+        Grant latest = grants.pollLast();
+        if (latest != null && latest.watchdog()) {
+            watchdogGrants--;
+        }
+        return grants.size();
+    }
+
+    /**
+     * Returns the lease the lock keeps once the latest acquisition is unlocked and others remain:
+     * the watchdog lease while one of those was taken with it, else what is left of the longest
+     * explicit lease among them (at least 1 ms; it ran out already if nothing is left).
+     * @param watchdogMillis the watchdog lease
+     * @return lease in ms
+     */
+    synchronized long leaseAfterRelease(long watchdogMillis) {
+        Grant latest = grants.peekLast();
+        int watchdogsLeft = watchdogGrants - (latest != null && latest.watchdog() ? 1 : 0);
+        if (grants.size() <= 1 || watchdogsLeft > 0) {
+            return watchdogMillis;
+        }
+        long now = System.nanoTime();
+        long longest = 1;
+        for (Grant grant : grants) {
+            if (grant != latest) {
+                longest = Math.max(longest, grant.leaseMillis() - (now - grant.grantedNanos()) / 1_000_000);
+            }
+        }
+        return longest;
     }
 
     /** @return lock name without prefix */
@@ -83,17 +123,18 @@ public final class Hold {
 
     /** @return local hold count */
     public synchronized int count() {
-        return count;
+        return grants.size();
     }
 
-    /** @return lease of the latest acquisition in ms, {@code -1} for the watchdog */
+    /** @return lease of the latest acquisition in ms, {@code -1} for the watchdog ({@code 0} when none is left) */
     public synchronized long leaseMillis() {
-        return leaseMillis;
+        Grant latest = grants.peekLast();
+        return latest == null ? 0 : latest.leaseMillis();
     }
 
-    /** @return whether the watchdog renews this hold */
+    /** @return whether the watchdog renews this hold: one of its acquisitions not yet unlocked took the watchdog lease */
     public synchronized boolean watchdog() {
-        return watchdog;
+        return watchdogGrants > 0;
     }
 
     /** @return the listeners of the lock views this hold was taken through (never throw) */
@@ -108,5 +149,13 @@ public final class Hold {
 
     void releasing(boolean value) {
         this.releasing = value;
+    }
+
+    /** One acquisition: its lease ({@code -1} for the watchdog) and when it was granted ({@link System#nanoTime()}). */
+    private record Grant(long leaseMillis, long grantedNanos) {
+
+        boolean watchdog() {
+            return leaseMillis == LockEngine.WATCHDOG;
+        }
     }
 }

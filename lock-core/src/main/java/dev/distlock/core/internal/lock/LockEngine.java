@@ -38,7 +38,7 @@ public final class LockEngine implements AutoCloseable {
     private final LocalHolds holds = new LocalHolds();
     private final LeaseWatchdog watchdog;
     private final LockListener listener;
-    private final java.util.Set<String> uncertainAcquisitions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final UncertainAcquisitions uncertainAcquisitions = new UncertainAcquisitions();
     private volatile boolean closed;
 
     /**
@@ -114,12 +114,12 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * Returns the acquisitions (lock key and owner field) whose last attempt failed without a
-     * reply: the script may have run, so the next attempt must adopt a hold it finds rather than
-     * add another.
-     * @return the mutable set
+     * Returns the acquisitions (lock key and owner field) whose last attempt got no reply its
+     * caller saw: the script may have run, so the next attempt must adopt a hold it finds rather
+     * than add another.
+     * @return the bookkeeping
      */
-    public java.util.Set<String> uncertainAcquisitions() {
+    public UncertainAcquisitions uncertainAcquisitions() {
         return uncertainAcquisitions;
     }
 
@@ -188,7 +188,10 @@ public final class LockEngine implements AutoCloseable {
                             + ": " + cause.getMessage(), cause);
                 }
                 catch (TimeoutException ex) {
-                    future.cancel(false);
+                    if (!future.cancel(false)) {
+                        // The reply won the race against the deadline: it was delivered, so use it.
+                        continue;
+                    }
                     throw new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
                             + connector.describe() + " did not answer within " + options.commandTimeout(), ex);
                 }
@@ -235,6 +238,7 @@ public final class LockEngine implements AutoCloseable {
         watchdog.stop();
         subscriptions.close();
         holds.clear();
+        uncertainAcquisitions.clear();
         scheduler.shutdownNow();
         connector.close();
     }

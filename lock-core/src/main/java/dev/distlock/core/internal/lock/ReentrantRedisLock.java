@@ -1,6 +1,5 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -64,33 +63,83 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         // Only an owner this client knows to hold the lock can be re-entering; everyone else skips
         // the owner check. An acquisition whose reply was lost is then not mistaken for a re-entry.
         boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
-        String attemptId = key + '\n' + ownerField(ownerId);
-        Set<String> uncertain = engine.uncertainAcquisitions();
+        String attemptId = attemptId(ownerId);
+        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
         String mode = mayReenter ? "1" : uncertain.contains(attemptId) ? "2" : "0";
         boolean listed = waiting != null && targetedWakeups();
         String register = listed ? engine.clientId() : "";
         String unregister = listed && waiting.waiting() <= 1 ? engine.clientId() : "";
-        CompletableFuture<@Nullable Long> reply = engine.scripts().<@Nullable Long>run(Scripts.REENTRANT_ACQUIRE,
-                new String[] {key, waitingClients}, Long.toString(leaseMillis), ownerField(ownerId),
-                mode, register, unregister).whenComplete((ttl, failure) -> {
-                    // A failed call may still have run: the next attempt adopts what it took.
-                    if (failure != null) {
-                        uncertain.add(attemptId);
-                    }
-                    else {
-                        uncertain.remove(attemptId);
-                    }
-                });
-        if (unregister.isEmpty()) {
-            return reply;
+        // The caller's future is completed only here, and a caller that stops waiting cancels it: exactly
+        // one of the two wins, so a reply nobody received keeps the attempt marked as uncertain.
+        CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
+        if (!mayReenter) {
+            // A re-entry whose reply is lost leaves one hold too many, which the owner's last unlock releases.
+            uncertain.begin(attemptId, toCaller);
         }
-        return reply.thenApply(ttl -> {
-            if (ttl == null && waiting.waiting() > 1) {
-                // Another local waiter joined meanwhile and its listing may have been removed with ours.
-                engine.connector().commands().sadd(waitingClients, engine.clientId());
+        CompletableFuture<@Nullable Long> reply;
+        try {
+            reply = engine.scripts().<@Nullable Long>run(Scripts.REENTRANT_ACQUIRE, new String[] {key, waitingClients},
+                    Long.toString(leaseMillis), ownerField(ownerId), mode, register, unregister);
+        }
+        catch (RuntimeException ex) {
+            toCaller.completeExceptionally(ex);
+            return toCaller;
+        }
+        if (!unregister.isEmpty()) {
+            reply = reply.thenApply(ttl -> {
+                if (ttl == null && waiting.waiting() > 1) {
+                    // Another local waiter joined meanwhile and its listing may have been removed with ours.
+                    engine.connector().commands().sadd(waitingClients, engine.clientId());
+                }
+                return ttl;
+            });
+        }
+        reply.whenComplete((ttl, failure) -> {
+            if (failure != null) {
+                // The call may still have run: the mark stays, the next attempt adopts what it took.
+                toCaller.completeExceptionally(failure);
             }
-            return ttl;
+            else {
+                toCaller.complete(ttl);
+            }
         });
+        return toCaller;
+    }
+
+    private String attemptId(long ownerId) {
+        return key + '\n' + ownerField(ownerId);
+    }
+
+    @Override
+    protected boolean acquire(long waitMillis, long leaseMillis, long ownerId, boolean interruptible)
+            throws InterruptedException {
+        boolean acquired = false;
+        try {
+            acquired = super.acquire(waitMillis, leaseMillis, ownerId, interruptible);
+            return acquired;
+        }
+        finally {
+            if (acquired) {
+                engine.uncertainAcquisitions().acquired(attemptId(ownerId));
+            }
+            else {
+                releaseUnseenHold(leaseMillis, ownerId);
+            }
+        }
+    }
+
+    /**
+     * The acquire call ends without a hold, but one of its attempts may have taken one whose reply
+     * never reached it: release that once, after all of them (same connection, so Redis runs it
+     * later), so that it neither blocks the lock for a lease nor stays in the bookkeeping.
+     */
+    private void releaseUnseenHold(long leaseMillis, long ownerId) {
+        if (engine.isClosed() || engine.holds().get(key, ownerField(ownerId)) != null) {
+            return;
+        }
+        long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
+        engine.uncertainAcquisitions().gaveUp(attemptId(ownerId), () -> engine.call(() -> release(lease, ownerId)),
+                lease + engine.options().commandTimeout().toMillis(), engine.scheduler(), name);
     }
 
     @Override

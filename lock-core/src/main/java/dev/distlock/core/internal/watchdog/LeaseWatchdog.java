@@ -2,9 +2,13 @@ package dev.distlock.core.internal.watchdog;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,12 +27,21 @@ import dev.distlock.core.internal.script.ScriptExecutor;
 /**
  * Renews every watchdog hold of a client every third of the watchdog timeout, in as few Redis
  * calls as possible: one script call per renew script and cluster slot, up to {@value #BATCH}
- * holds each. Holds whose renewal finds them gone are reported lost and no longer renewed;
- * transient errors are retried at the next round.
+ * holds each. All calls of a round are sent at once and their replies handled as they arrive, so
+ * a slow or frozen node delays only the holds it serves; a hold whose renewal is still in flight is
+ * not sent again.
+ *
+ * <p>Holds whose renewal finds them gone are reported lost and no longer renewed. Failures (an
+ * error, a timeout, or a key the script could not read) are retried at the next round; when a
+ * hold's renewals keep failing long enough that its lease is about to end, that is logged as a
+ * warning naming the lock.
  */
 public final class LeaseWatchdog {
 
     static final int BATCH = 256;
+
+    /** Consecutive failed renewals after which a hold has at most about a third of its lease left. */
+    private static final int WARN_AFTER_FAILURES = 2;
 
     private static final Logger log = LoggerFactory.getLogger(LeaseWatchdog.class);
 
@@ -38,6 +51,8 @@ public final class LeaseWatchdog {
     private final Consumer<Hold> onLost;
     private final long leaseMillis;
     private final Duration commandTimeout;
+    private final Map<Hold, Renewal> renewals = new ConcurrentHashMap<>();
+    private volatile Executor replies = Runnable::run;
     private @Nullable ScheduledFuture<?> task;
 
     /**
@@ -61,10 +76,19 @@ public final class LeaseWatchdog {
 
     /**
      * Starts renewing.
-     * @param scheduler the client's scheduler
+     * @param scheduler the client's scheduler; it also handles the replies
      */
     public synchronized void start(ScheduledExecutorService scheduler) {
         long period = Math.max(1, leaseMillis / 3);
+        // Replies are handled off the connection's I/O thread: they may call listeners.
+        replies = reply -> {
+            try {
+                scheduler.execute(reply);
+            }
+            catch (java.util.concurrent.RejectedExecutionException ex) {
+                // The client is closing: its holds are forgotten anyway.
+            }
+        };
         task = scheduler.scheduleWithFixedDelay(this::renewAll, period, period, TimeUnit.MILLISECONDS);
     }
 
@@ -75,53 +99,179 @@ public final class LeaseWatchdog {
         }
     }
 
-    /** Runs one renewal round now; the scheduler calls this, tests may too. */
+    /** Sends one renewal round now, without waiting for its replies; the scheduler calls this, tests may too. */
     public void renewAll() {
         Map<BatchKey, List<Hold>> batches = new LinkedHashMap<>();
+        Map<Hold, Boolean> current = new IdentityHashMap<>();
         for (Hold hold : holds.snapshot()) {
-            if (hold.watchdog() && !hold.releasing()) {
+            if (!hold.watchdog()) {
+                continue;
+            }
+            current.put(hold, Boolean.TRUE);
+            Renewal renewal = renewals.computeIfAbsent(hold, h -> new Renewal(System.nanoTime()));
+            if (!hold.releasing() && !renewal.inFlight()) {
                 batches.computeIfAbsent(new BatchKey(hold.renewScript(), batchGroup.applyAsInt(hold.key())),
                         k -> new ArrayList<>()).add(hold);
             }
         }
+        renewals.keySet().removeIf(hold -> !current.containsKey(hold));
         batches.forEach((batchKey, batch) -> {
             for (int from = 0; from < batch.size(); from += BATCH) {
-                renew(batchKey.script(), batch.subList(from, Math.min(batch.size(), from + BATCH)));
+                send(batchKey.script(), batch.subList(from, Math.min(batch.size(), from + BATCH)));
             }
         });
     }
 
-    private void renew(LuaScript script, List<Hold> batch) {
-        String[] keys = new String[batch.size()];
-        String[] args = new String[batch.size() + 1];
-        args[0] = Long.toString(leaseMillis);
-        for (int i = 0; i < batch.size(); i++) {
-            keys[i] = batch.get(i).key();
-            args[i + 1] = batch.get(i).ownerField();
-        }
-        List<Long> renewed;
+    private void send(LuaScript script, List<Hold> candidates) {
+        Sent sent;
         try {
-            renewed = executor.<List<Long>>run(script, keys, args)
-                    .get(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            sent = holds.sendRenewal(() -> {
+                List<Hold> batch = new ArrayList<>();
+                for (Hold hold : candidates) {
+                    Renewal renewal = renewals.get(hold);
+                    if (renewal != null && holds.renewable(hold) && renewal.begin()) {
+                        batch.add(hold);
+                    }
+                }
+                if (batch.isEmpty()) {
+                    return null;
+                }
+                String[] keys = new String[batch.size()];
+                String[] args = new String[batch.size() + 1];
+                args[0] = Long.toString(leaseMillis);
+                for (int i = 0; i < batch.size(); i++) {
+                    keys[i] = batch.get(i).key();
+                    args[i + 1] = batch.get(i).ownerField();
+                }
+                CompletableFuture<List<Long>> reply;
+                try {
+                    reply = executor.run(script, keys, args);
+                }
+                catch (RuntimeException ex) {
+                    reply = CompletableFuture.failedFuture(ex);
+                }
+                return new Sent(batch, reply);
+            });
         }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
+        catch (RuntimeException ex) {
+            log.debug("Could not send a lease renewal of {} holds; retrying next round", candidates.size(), ex);
             return;
         }
-        catch (Exception ex) {
-            log.debug("Lease renewal of {} holds failed; retrying next round", batch.size(), ex);
+        if (sent == null) {
             return;
         }
+        // Lettuce times the call out after the command timeout; this bound only guards against a reply that never settles.
+        sent.reply().orTimeout(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)
+                .whenCompleteAsync((renewed, failure) -> settle(sent.batch(), renewed, failure), replies);
+    }
+
+    private void settle(List<Hold> batch, @Nullable List<Long> renewed, @Nullable Throwable failure) {
+        long now = System.nanoTime();
         for (int i = 0; i < batch.size(); i++) {
             Hold hold = batch.get(i);
-            if (renewed.get(i) == 0 && !hold.releasing() && holds.remove(hold)) {
-                log.warn("Lost lock '{}': lease renewal found it no longer held by owner {} (expired, deleted or taken over)",
-                        hold.lockName(), hold.ownerField());
-                onLost.accept(hold);
+            Renewal renewal = renewals.get(hold);
+            if (renewal == null) {
+                // Released or forgotten meanwhile: nothing to report.
+                continue;
+            }
+            Long outcome = failure == null && renewed != null && i < renewed.size() ? renewed.get(i) : null;
+            if (outcome != null && outcome == 1) {
+                if (renewal.renewed(now)) {
+                    log.info("Lease renewal of lock '{}' (owner {}) succeeds again", hold.lockName(), hold.ownerField());
+                }
+            }
+            else if (outcome != null && outcome == 0) {
+                renewal.end();
+                if (!hold.releasing() && holds.remove(hold)) {
+                    renewals.remove(hold);
+                    log.warn("Lost lock '{}': lease renewal found it no longer held by owner {} (expired, deleted or"
+                            + " taken over)", hold.lockName(), hold.ownerField());
+                    onLost.accept(hold);
+                }
+            }
+            else {
+                failed(hold, renewal, now, failure != null ? failure
+                        : new IllegalStateException("Redis could not read the lock key (wrong type or not servable)"));
             }
         }
     }
 
+    private void failed(Hold hold, Renewal renewal, long now, Throwable cause) {
+        int failures = renewal.failed();
+        long silentMillis = TimeUnit.NANOSECONDS.toMillis(now - renewal.confirmedNanos());
+        // Two failed rounds, or a third of the lease left (a frozen node costs a command timeout per round).
+        if ((failures >= WARN_AFTER_FAILURES || silentMillis >= leaseMillis * 2 / 3) && renewal.warn()) {
+            log.warn("Cannot renew lock '{}' (owner {}): {} renewals in a row failed, the last confirmed one was {} ms"
+                    + " ago, so its {} ms lease ends within about {} ms unless a renewal gets through; still retrying: {}",
+                    hold.lockName(), hold.ownerField(), failures, silentMillis, leaseMillis,
+                    Math.max(0, leaseMillis - silentMillis), String.valueOf(cause.getMessage()));
+        }
+        else {
+            log.debug("Lease renewal of lock '{}' (owner {}) failed; retrying next round", hold.lockName(),
+                    hold.ownerField(), cause);
+        }
+    }
+
     private record BatchKey(LuaScript script, int group) {
+    }
+
+    private record Sent(List<Hold> batch, CompletableFuture<List<Long>> reply) {
+    }
+
+    /** Renewal state of one hold: whether a renewal is in flight, and how the last ones went. */
+    private static final class Renewal {
+
+        private boolean inFlight;
+        private int failures;
+        private long confirmedNanos;
+        private boolean warned;
+
+        Renewal(long confirmedNanos) {
+            this.confirmedNanos = confirmedNanos;
+        }
+
+        synchronized boolean inFlight() {
+            return inFlight;
+        }
+
+        synchronized boolean begin() {
+            if (inFlight) {
+                return false;
+            }
+            inFlight = true;
+            return true;
+        }
+
+        synchronized void end() {
+            inFlight = false;
+        }
+
+        /** @return whether this ends a streak of failures that was warned about */
+        synchronized boolean renewed(long now) {
+            inFlight = false;
+            failures = 0;
+            confirmedNanos = now;
+            boolean recovered = warned;
+            warned = false;
+            return recovered;
+        }
+
+        synchronized int failed() {
+            inFlight = false;
+            return ++failures;
+        }
+
+        synchronized long confirmedNanos() {
+            return confirmedNanos;
+        }
+
+        /** @return whether to warn now: once per streak of failures */
+        synchronized boolean warn() {
+            if (warned) {
+                return false;
+            }
+            warned = true;
+            return true;
+        }
     }
 }
