@@ -19,8 +19,12 @@ import dev.distlock.core.internal.lock.CompositeLocks;
  * name the same locks in different orders therefore never hold one each while waiting for the
  * other.
  *
- * <p><b>Leases.</b> The lease (or the watchdog, for {@code -1}) applies to every member; each
- * member's lease starts when that member is taken.
+ * <p><b>Leases.</b> The lease (or the watchdog, for {@code -1}) applies to every member. Once the
+ * last member is taken, the leases of the members taken before it are restarted, each by an
+ * owner-checked script, so that when an acquisition returns {@code true} every member is held by
+ * the owner with (at least) the whole lease left. If an earlier member's lease lapsed while a later
+ * one was awaited (so that it is no longer held by the owner, and may be held by someone else),
+ * everything taken is released and the round starts again within the wait.
  *
  * <p><b>Ownership.</b> One owner id spans all members: the calling thread's id for the
  * thread-owner methods, or an explicit id from {@link RedisLock#newOwnerId()}.
@@ -109,6 +113,13 @@ public final class MultiLock extends CompositeRedisLock {
                     return false;
                 }
                 taken.add(lock);
+            }
+            // Each member's lease started when it was taken: an early one may have lapsed (and been
+            // taken by someone else) while a later one was awaited. Restart every lease now, checking
+            // ownership, and start over if a member was lost.
+            if (taken.size() > 1 && !CompositeLocks.reExpire(taken.subList(0, taken.size() - 1), leaseMillis, ownerId)) {
+                CompositeLocks.releaseQuietly(CompositeLocks.reversed(taken), ownerId);
+                return false;
             }
             return true;
         }

@@ -3,6 +3,7 @@ package dev.distlock.core.internal.lock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -96,6 +97,44 @@ public final class CompositeLocks {
             return redisLock.engine.watchdogMillis();
         }
         return LockClientOptions.DEFAULT_WATCHDOG_TIMEOUT.toMillis();
+    }
+
+    /**
+     * Resets the lease of members the owner holds, with each member's owner-checked renewal
+     * script, so that a member taken early in a long acquisition is held for the whole lease from
+     * now on. A member held by someone else (its hold lapsed and was taken over) is left alone:
+     * a plain {@code PEXPIRE} would extend the other owner's lease.
+     * @param locks members the owner acquired
+     * @param leaseMillis lease in ms, or {@code -1} for the watchdog
+     * @param ownerId the owner
+     * @return whether the owner still held every member (members of other kinds are trusted)
+     */
+    public static boolean reExpire(List<RedisLock> locks, long leaseMillis, long ownerId) {
+        List<CompletableFuture<List<Long>>> replies = new ArrayList<>(locks.size());
+        for (RedisLock lock : locks) {
+            replies.add(lock instanceof AbstractRedisLock member ? renew(member, leaseMillis, ownerId) : null);
+        }
+        boolean allHeld = true;
+        for (int i = 0; i < locks.size(); i++) {
+            CompletableFuture<List<Long>> reply = replies.get(i);
+            if (reply == null) {
+                continue;
+            }
+            AbstractRedisLock member = (AbstractRedisLock) locks.get(i);
+            List<Long> renewed = member.engine.await(reply, member.name, "re-expire");
+            if (renewed == null || renewed.isEmpty() || renewed.get(0) == null || renewed.get(0) != 1L) {
+                log.debug("Lock '{}' was lost by owner {} while the other members were acquired", member.name, ownerId);
+                allHeld = false;
+            }
+        }
+        return allHeld;
+    }
+
+    private static CompletableFuture<List<Long>> renew(AbstractRedisLock member, long leaseMillis, long ownerId) {
+        long lease = leaseMillis == LockEngine.WATCHDOG ? member.engine.watchdogMillis() : leaseMillis;
+        String field = member.ownerField(ownerId);
+        return member.engine.call(() -> member.engine.scripts().<List<Long>>run(member.renewScript(),
+                new String[] {member.key}, Long.toString(lease), field));
     }
 
     /**
