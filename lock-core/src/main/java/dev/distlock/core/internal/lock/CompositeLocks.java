@@ -4,6 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -20,6 +25,15 @@ import dev.distlock.core.RedisLock;
 public final class CompositeLocks {
 
     private static final Logger log = LoggerFactory.getLogger(CompositeLocks.class);
+
+    private static final AtomicInteger MEMBER_THREADS = new AtomicInteger();
+
+    private static final ExecutorService MEMBER_CALLS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5,
+            TimeUnit.SECONDS, new SynchronousQueue<>(), runnable -> {
+                Thread thread = new Thread(runnable, "distlock-member-" + MEMBER_THREADS.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
 
     private CompositeLocks() {
     }
@@ -155,6 +169,48 @@ public final class CompositeLocks {
                 log.debug("Releasing lock '{}' failed; it expires with its lease", lock.getName(), ex);
             }
         }
+    }
+
+    /**
+     * Returns the threads that run member calls of a red lock in parallel: daemon threads, made on
+     * demand and ended after a few idle seconds.
+     * @return the executor
+     */
+    public static Executor memberCalls() {
+        return MEMBER_CALLS;
+    }
+
+    /**
+     * Starts a single attempt ({@code tryLock} without waiting) on a member, on a thread of
+     * {@link #memberCalls()}.
+     * @param lock the member
+     * @param leaseMillis lease in ms, or {@code -1} for the watchdog
+     * @param ownerId the owner
+     * @return whether the member granted it; fails with the member's failure
+     */
+    public static CompletableFuture<Boolean> tryOnceAsync(RedisLock lock, long leaseMillis, long ownerId) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return lock.tryLock(0, leaseMillis, TimeUnit.MILLISECONDS, ownerId);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new java.util.concurrent.CompletionException(ex);
+            }
+        }, MEMBER_CALLS);
+    }
+
+    /**
+     * Releases one hold of the owner on each member in parallel, like {@link #releaseQuietly}.
+     * @param locks members to release
+     * @param ownerId the owner
+     * @return completes when every release finished, never exceptionally
+     */
+    public static CompletableFuture<Void> releaseAsync(List<RedisLock> locks, long ownerId) {
+        return CompletableFuture.allOf(locks.stream()
+                .map(lock -> CompletableFuture.runAsync(() -> releaseQuietly(List.of(lock), ownerId), MEMBER_CALLS)
+                        .exceptionally(ex -> null))
+                .toArray(CompletableFuture[]::new));
     }
 
     /**
