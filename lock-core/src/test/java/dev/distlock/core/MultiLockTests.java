@@ -255,6 +255,43 @@ class MultiLockTests {
     }
 
     @Test
+    void whenTwoCallersWaitWithoutBoundAndEachHoldsAMemberThenRoundsEndInsteadOfDeadlocking() throws Exception {
+        String prefix = unique("cross");
+        String a = prefix + "-a";
+        String b = prefix + "-b";
+        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            // Q's thread holds B outside the multi lock; P's lock() takes A and waits for B; then Q's
+            // lock() waits for A. Only a round that ends and releases A lets either go on.
+            CompletableFuture<Void> qHoldsB = new CompletableFuture<>();
+            Future<?> q = pool.submit(() -> {
+                two.getLock(b).lock();
+                qHoldsB.complete(null);
+                await().atMost(Duration.ofSeconds(10)).until(() -> one.getLock(a).isLocked());
+                multi.lock();
+                multi.unlock();
+                two.getLock(b).unlock();
+                return null;
+            });
+            qHoldsB.get(10, TimeUnit.SECONDS);
+            Future<?> p = pool.submit(() -> {
+                multi.lock();
+                multi.unlock();
+                return null;
+            });
+            q.get(30, TimeUnit.SECONDS);
+            p.get(30, TimeUnit.SECONDS);
+            assertThat(multi.isLocked()).isFalse();
+        }
+        finally {
+            pool.shutdownNow();
+            one.getLock(a).forceUnlock();
+            two.getLock(b).forceUnlock();
+        }
+    }
+
+    @Test
     void shouldRejectEmptyOrNullMembers() {
         assertThatThrownBy(MultiLock::of).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one");
         assertThatThrownBy(() -> MultiLock.of(one.getLock("x"), null)).isInstanceOf(IllegalArgumentException.class)
