@@ -20,7 +20,7 @@ import dev.distlock.core.internal.lock.CompositeLocks;
  *
  * <p><b>Acquiring.</b> One round asks every master at once for a single attempt and waits for the
  * answers at most a node timeout: 5% of the lease, no more than what is left of the caller's wait,
- * and at least 100 ms. The round succeeds when at least {@code N/2+1} masters granted the lock
+ * and at least 250 ms. The round succeeds when at least {@code N/2+1} masters granted the lock
  * within it and the validity left, {@code lease - elapsed - drift}, is still positive, where the
  * clock-drift allowance is {@code 1% of the lease + 2 ms} (the factor of Redis' reference
  * description). A master that is down or frozen therefore costs one node timeout, and no master is
@@ -49,7 +49,7 @@ import dev.distlock.core.internal.lock.CompositeLocks;
 public final class RedLock extends CompositeRedisLock {
 
     /** Floor of the per-round answer timeout: below it a healthy but busy master would miss rounds. */
-    static final long MIN_NODE_TIMEOUT_MILLIS = 100;
+    static final long MIN_NODE_TIMEOUT_MILLIS = 250;
 
     private static final Logger log = LoggerFactory.getLogger(RedLock.class);
 
