@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -303,57 +304,62 @@ public final class RedLock extends CompositeRedisLock {
     /** @return the hold count that at least a quorum of masters report for the calling thread */
     @Override
     public int getHoldCount() {
-        return (int) quorumValue(lock -> lock.getHoldCount(), 0);
+        // Asked in turn on the calling thread: a member's hold count is that of the calling thread.
+        List<Long> values = new ArrayList<>();
+        for (RedisLock lock : locks) {
+            try {
+                values.add((long) lock.getHoldCount());
+            }
+            catch (RuntimeException ex) {
+                values.add(0L);
+            }
+        }
+        return (int) quorumValue(values);
     }
 
     /** @return the remaining lease that at least a quorum of masters still have, or {@code -2} */
     @Override
     public long remainTimeToLive() {
-        return quorumValue(RedisLock::remainTimeToLive, -2);
+        return quorumValue(onEach(RedisLock::remainTimeToLive).stream().map(ttl -> ttl == null ? -2L : ttl).toList());
     }
 
     /** @return whether the lock was deleted on any master */
     @Override
     public boolean forceUnlock() {
-        boolean deleted = false;
+        return onEach(RedisLock::forceUnlock).stream().anyMatch(Boolean.TRUE::equals);
+    }
+
+    /**
+     * Asks every master at once (a master that is down costs one command timeout, not one each).
+     * @return each master's answer, {@code null} where it failed
+     */
+    private <T> List<@Nullable T> onEach(java.util.function.Function<RedisLock, T> query) {
+        List<CompletableFuture<T>> calls = new ArrayList<>(locks.size());
         for (RedisLock lock : locks) {
-            try {
-                deleted |= lock.forceUnlock();
-            }
-            catch (RuntimeException ex) {
-                log.debug("Red lock {}: force-unlock failed on one master", name, ex);
-            }
+            calls.add(CompletableFuture.supplyAsync(() -> query.apply(lock), CompositeLocks.memberCalls()));
         }
-        return deleted;
+        List<@Nullable T> answers = new ArrayList<>(locks.size());
+        for (CompletableFuture<T> call : calls) {
+            answers.add(call.handle((answer, failure) -> {
+                if (failure != null) {
+                    log.debug("Red lock {}: a master did not answer", name, failure);
+                    return null;
+                }
+                return answer;
+            }).join());
+        }
+        return answers;
     }
 
     private int count(java.util.function.Predicate<RedisLock> test) {
-        int count = 0;
-        for (RedisLock lock : locks) {
-            try {
-                if (test.test(lock)) {
-                    count++;
-                }
-            }
-            catch (RuntimeException ex) {
-                // A master that is down does not vote.
-            }
-        }
-        return count;
+        // A master that is down does not vote.
+        return (int) onEach(test::test).stream().filter(Boolean.TRUE::equals).count();
     }
 
-    private long quorumValue(java.util.function.ToLongFunction<RedisLock> value, long absent) {
-        List<Long> values = new ArrayList<>();
-        for (RedisLock lock : locks) {
-            try {
-                values.add(value.applyAsLong(lock));
-            }
-            catch (RuntimeException ex) {
-                values.add(absent);
-            }
-        }
-        values.sort(java.util.Comparator.reverseOrder());
-        return values.get(quorum - 1);
+    private long quorumValue(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(java.util.Comparator.reverseOrder());
+        return sorted.get(quorum - 1);
     }
 
     @Override

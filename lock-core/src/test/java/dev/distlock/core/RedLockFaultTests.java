@@ -128,6 +128,28 @@ class RedLockFaultTests {
     }
 
     @Test
+    void whenTwoMastersAreFrozenThenInspectingAndUnlockingCostOneCommandTimeoutNotOnePerMaster() throws Exception {
+        RedLock lock = redLock(LockClientOptions.builder().commandTimeout(Duration.ofSeconds(2)));
+        long owner = RedisLock.newOwnerId();
+        assertThat(lock.tryLock(5, 30, TimeUnit.SECONDS, owner)).isTrue();
+        servers.get(0).pause();
+        servers.get(2).pause();
+        // A query costs one command timeout (2 s) per frozen master asked in turn: 4 s for two.
+        Duration bound = Duration.ofMillis(3000);
+        long start = System.nanoTime();
+        assertThat(lock.isHeldBy(owner)).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("isHeldBy").isLessThan(bound);
+        start = System.nanoTime();
+        assertThat(lock.remainTimeToLive()).isEqualTo(-2);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("remainTimeToLive").isLessThan(bound);
+        start = System.nanoTime();
+        lock.unlock(owner);
+        // An unlock whose reply is missing is retried once: two command timeouts per frozen master.
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("unlock").isLessThan(bound.multipliedBy(2));
+        assertThat(servers.get(1).command("EXISTS", name)).isEqualTo("0");
+    }
+
+    @Test
     void whenTwoMastersOfThreeAreFrozenThenTryLockGivesUpWhenItsWaitEnds() throws Exception {
         RedLock lock = redLock(LockClientOptions.builder());
         servers.get(0).pause();
