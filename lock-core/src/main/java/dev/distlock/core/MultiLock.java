@@ -13,14 +13,27 @@ import dev.distlock.core.internal.lock.CompositeLocks;
  * multi lock can span several Redis servers.
  *
  * <p><b>Acquiring.</b> Members are taken one after the other, each with what is left of the
- * caller's wait. If one cannot be taken, every member taken so far is released and the round starts
- * again from the first member, until the wait is spent. Members are taken in a canonical order
- * (by key, then by server), not in the order given to {@link #of(RedisLock...)}: two callers that
- * name the same locks in different orders therefore never hold one each while waiting for the
- * other.
+ * caller's wait (without a wait bound, of a round of 1.5 s per member). If one cannot be taken,
+ * every member taken so far is released and the round starts again from the first member, until
+ * the wait is spent. Members are taken in a canonical order, not in the order given to
+ * {@link #of(RedisLock...)}: by Redis key (prefix and name, compared as strings), and only for
+ * members with the same key, by their client's server as configured (the URI as written, so a
+ * host name and its IP address count as different; the Sentinel master and sentinels; the cluster
+ * seeds). Two callers that name the same locks in different orders therefore never hold one each
+ * while waiting for the other, as long as members with equal keys are configured alike in every
+ * process; otherwise they can only delay each other until a round ends.
  *
- * <p><b>Leases.</b> The lease (or the watchdog, for {@code -1}) applies to every member; each
- * member's lease starts when that member is taken.
+ * <p><b>Failure.</b> A failed attempt releases one hold of every member it took, so holds the owner
+ * had before (re-entry) remain. A member whose release fails (its server is down), or whose
+ * acquisition failed without a reply (the script may have run), is left to expire with its lease:
+ * unless the owner held it before, the watchdog no longer renews it.
+ *
+ * <p><b>Leases.</b> The lease (or the watchdog, for {@code -1}) applies to every member. Once the
+ * last member is taken, the leases of the members taken before it are restarted, each by an
+ * owner-checked script, so that when an acquisition returns {@code true} every member is held by
+ * the owner with (at least) the whole lease left. If an earlier member's lease lapsed while a later
+ * one was awaited (so that it is no longer held by the owner, and may be held by someone else),
+ * everything taken is released and the round starts again within the wait.
  *
  * <p><b>Ownership.</b> One owner id spans all members: the calling thread's id for the
  * thread-owner methods, or an explicit id from {@link RedisLock#newOwnerId()}.
@@ -29,6 +42,9 @@ import dev.distlock.core.internal.lock.CompositeLocks;
  * throws the first failure with the others attached as suppressed exceptions.
  */
 public final class MultiLock extends CompositeRedisLock {
+
+    /** Length of one round per member when the caller waits without bound (as Redisson does). */
+    private static final long FOREVER_ROUND_MILLIS_PER_MEMBER = 1500;
 
     private final List<RedisLock> locks;
     private final List<RedisLock> ordered;
@@ -87,7 +103,12 @@ public final class MultiLock extends CompositeRedisLock {
     boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException {
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         while (true) {
-            if (acquireAll(leaseMillis, ownerId, deadline)) {
+            // Without a wait bound, each round still gives up after a while and starts over: two
+            // callers whose canonical orders differ (see the class comment) back off instead of
+            // each holding one member forever.
+            long roundDeadline = waitMillis >= 0 ? deadline
+                    : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FOREVER_ROUND_MILLIS_PER_MEMBER * ordered.size());
+            if (acquireAll(leaseMillis, ownerId, roundDeadline)) {
                 return true;
             }
             if (System.nanoTime() >= deadline) {
@@ -102,13 +123,19 @@ public final class MultiLock extends CompositeRedisLock {
         List<RedisLock> taken = new ArrayList<>(ordered.size());
         try {
             for (RedisLock lock : ordered) {
-                long wait = deadline == Long.MAX_VALUE ? WAIT_FOREVER
-                        : Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                long wait = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
                 if (!lock.tryLock(wait, leaseMillis, TimeUnit.MILLISECONDS, ownerId)) {
                     CompositeLocks.releaseQuietly(CompositeLocks.reversed(taken), ownerId);
                     return false;
                 }
                 taken.add(lock);
+            }
+            // Each member's lease started when it was taken: an early one may have lapsed (and been
+            // taken by someone else) while a later one was awaited. Restart every lease now, checking
+            // ownership, and start over if a member was lost.
+            if (taken.size() > 1 && !CompositeLocks.reExpire(taken.subList(0, taken.size() - 1), leaseMillis, ownerId)) {
+                CompositeLocks.releaseQuietly(CompositeLocks.reversed(taken), ownerId);
+                return false;
             }
             return true;
         }

@@ -202,6 +202,96 @@ class MultiLockTests {
     }
 
     @Test
+    void whenAnEarlyMemberExpiredWhileALaterOneWasAwaitedThenTryLockHoldsEveryMemberWithTheLease() throws Exception {
+        String prefix = unique("lapse");
+        String a = prefix + "-a";
+        String b = prefix + "-b";
+        long x = RedisLock.newOwnerId();
+        long y = RedisLock.newOwnerId();
+        assertThat(other.getLock(b).tryLock(0, 2500, TimeUnit.MILLISECONDS, x)).isTrue();
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
+        try {
+            // A is taken first with a 1 s lease, then B is awaited until X's 2.5 s lease lapses.
+            assertThat(multi.tryLock(10, 1, TimeUnit.SECONDS, y)).isTrue();
+            assertThat(one.getLock(a).isHeldBy(y)).as("member %s held by the multi lock's owner", a).isTrue();
+            assertThat(one.getLock(b).isHeldBy(y)).as("member %s held by the multi lock's owner", b).isTrue();
+            assertThat(one.getLock(a).remainTimeToLive()).isBetween(1L, 1000L);
+            assertThat(one.getLock(b).remainTimeToLive()).isBetween(1L, 1000L);
+        }
+        finally {
+            one.getLock(a).forceUnlock();
+            one.getLock(b).forceUnlock();
+        }
+    }
+
+    @Test
+    void whenAnEarlyMemberLapsedAndAnotherClientTookItThenTryLockDoesNotReturnTrue() throws Exception {
+        String prefix = unique("lapse");
+        String a = prefix + "-a";
+        String b = prefix + "-b";
+        long x = RedisLock.newOwnerId();
+        long y = RedisLock.newOwnerId();
+        long z = RedisLock.newOwnerId();
+        assertThat(other.getLock(b).tryLock(0, 2500, TimeUnit.MILLISECONDS, x)).isTrue();
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Boolean> yAcquired = pool.submit(() -> multi.tryLock(10, 1, TimeUnit.SECONDS, y));
+            await().atMost(Duration.ofSeconds(5)).until(() -> one.getLock(a).isHeldBy(y));
+            // Z waits for A and takes it once Y's 1 s lease on A lapses, long before X lets B go.
+            Future<Boolean> zAcquired = pool.submit(() -> other.getLock(a).tryLock(5, 30, TimeUnit.SECONDS, z));
+            assertThat(zAcquired.get(10, TimeUnit.SECONDS)).isTrue();
+            boolean yHolds = yAcquired.get(20, TimeUnit.SECONDS);
+            assertThat(other.getLock(a).isHeldBy(z)).isTrue();
+            assertThat(yHolds).as("multi lock returned true although member %s is held by another client", a)
+                    .isFalse();
+            assertThat(one.getLock(b).isHeldBy(y)).as("nothing of the failed multi lock stays locked").isFalse();
+        }
+        finally {
+            pool.shutdownNow();
+            one.getLock(a).forceUnlock();
+            one.getLock(b).forceUnlock();
+        }
+    }
+
+    @Test
+    void whenTwoCallersWaitWithoutBoundAndEachHoldsAMemberThenRoundsEndInsteadOfDeadlocking() throws Exception {
+        String prefix = unique("cross");
+        String a = prefix + "-a";
+        String b = prefix + "-b";
+        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            // Q's thread holds B outside the multi lock; P's lock() takes A and waits for B; then Q's
+            // lock() waits for A. Only a round that ends and releases A lets either go on.
+            CompletableFuture<Void> qHoldsB = new CompletableFuture<>();
+            Future<?> q = pool.submit(() -> {
+                two.getLock(b).lock();
+                qHoldsB.complete(null);
+                await().atMost(Duration.ofSeconds(10)).until(() -> one.getLock(a).isLocked());
+                multi.lock();
+                multi.unlock();
+                two.getLock(b).unlock();
+                return null;
+            });
+            qHoldsB.get(10, TimeUnit.SECONDS);
+            Future<?> p = pool.submit(() -> {
+                multi.lock();
+                multi.unlock();
+                return null;
+            });
+            q.get(30, TimeUnit.SECONDS);
+            p.get(30, TimeUnit.SECONDS);
+            assertThat(multi.isLocked()).isFalse();
+        }
+        finally {
+            pool.shutdownNow();
+            one.getLock(a).forceUnlock();
+            two.getLock(b).forceUnlock();
+        }
+    }
+
+    @Test
     void shouldRejectEmptyOrNullMembers() {
         assertThatThrownBy(MultiLock::of).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one");
         assertThatThrownBy(() -> MultiLock.of(one.getLock("x"), null)).isInstanceOf(IllegalArgumentException.class)

@@ -1,8 +1,9 @@
 package dev.distlock.core.internal.connection;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
@@ -11,8 +12,8 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.protocol.ConnectionIntent;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import dev.distlock.core.LockException;
 
 /**
  * A Redis Cluster. Scripts are routed by their first key's slot and follow MOVED/ASK redirects;
@@ -24,17 +25,25 @@ final class ClusterConnector implements RedisConnector {
     private final String description;
     private final LazyConnection<StatefulRedisClusterConnection<String, String>> commands;
     private final LazyConnection<StatefulRedisClusterPubSubConnection<String, String>> pubSub;
+    private final List<RedisURI> seeds;
+    private final RedisClient nodeClient;
+    private final DedicatedConnections synced;
 
     ClusterConnector(RedisClusterClient client, List<RedisURI> seeds) {
         this.client = client;
         this.description = "cluster " + seeds.stream().map(RedisConnectors::describe).toList();
+        this.seeds = List.copyOf(seeds);
+        this.nodeClient = RedisClient.create(client.getResources());
+        this.nodeClient.setOptions(ClientOptions.copyOf(client.getOptions()));
+        this.synced = new DedicatedConnections(nodeClient);
         this.commands = new LazyConnection<>(() -> client.connect(StringCodec.UTF8), description);
         this.pubSub = new LazyConnection<>(() -> client.connectPubSub(StringCodec.UTF8), description);
     }
 
     @Override
     public RedisClusterAsyncCommands<String, String> commands() {
-        return commands.get().async();
+        SyncedConnection routed = SyncedConnection.routed();
+        return routed != null ? routed.commands() : commands.get().async();
     }
 
     @Override
@@ -48,18 +57,18 @@ final class ClusterConnector implements RedisConnector {
     }
 
     @Override
-    public CompletableFuture<Long> waitForReplicas(String key, int replicas, long timeoutMillis) {
-        // WAIT counts acknowledgements of this connection's writes, so it must run on the very node
-        // connection that carried the slot-routed script: the pooled write connection of the
-        // slot's master, keyed by host and port.
-        StatefulRedisClusterConnection<String, String> connection = commands.get();
-        RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+    public SyncedConnection borrowSynced(String key) {
+        // A plain connection to the slot's master, opened with the first seed's credentials and
+        // options: the script and its WAIT then surely share one connection. A slot that moved
+        // meanwhile answers MOVED, which fails this attempt like any other error.
+        int slot = SlotHash.getSlot(key);
+        RedisClusterNode master = commands.get().getPartitions().getMasterBySlot(slot);
         if (master == null) {
-            return CompletableFuture.failedFuture(
-                    new IllegalStateException("No master serves slot " + SlotHash.getSlot(key) + " of key '" + key + "'"));
+            throw new LockException("No master of " + description + " serves slot " + slot + " of key '" + key + "'");
         }
-        return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort(), ConnectionIntent.WRITE)
-                .thenCompose(node -> node.async().waitForReplication(replicas, timeoutMillis).toCompletableFuture());
+        RedisURI node = RedisURI.builder(seeds.get(0)).withHost(master.getUri().getHost())
+                .withPort(master.getUri().getPort()).build();
+        return synced.borrow(node, RedisConnectors.describe(node));
     }
 
     @Override
@@ -74,6 +83,8 @@ final class ClusterConnector implements RedisConnector {
 
     @Override
     public void close() {
+        synced.close();
+        nodeClient.shutdown();
         pubSub.close();
         commands.close();
         client.shutdown();

@@ -1,19 +1,18 @@
 package dev.distlock.core.internal.connection;
 
-import java.util.concurrent.CompletableFuture;
-
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 /**
  * The two long-lived connections a lock client needs, whatever the topology: one multiplexed
  * command connection and one pub/sub connection. Both are opened on first use, so a client can be
- * created while Redis is down.
+ * created while Redis is down. Replica-synced acquisitions borrow connections of their own.
  */
 public interface RedisConnector extends AutoCloseable {
 
     /**
-     * Returns the command connection's async API, connecting first if needed.
+     * Returns the command connection's async API, connecting first if needed; inside
+     * {@link SyncedConnection#route} the lent connection's instead.
      * @return async commands, routed by key slot in a cluster
      */
     RedisClusterAsyncCommands<String, String> commands();
@@ -32,16 +31,14 @@ public interface RedisConnector extends AutoCloseable {
     int batchGroup(String key);
 
     /**
-     * Runs {@code WAIT} on the connection that wrote the key, so that it counts the replicas that
-     * acknowledged that write.
-     * @param key the key just written (routes the command in a cluster)
-     * @param replicas replicas to wait for
-     * @param timeoutMillis how long the server waits
-     * @return how many replicas acknowledged
+     * Lends a connection of its own to the master that owns the key, for an acquisition that
+     * {@code WAIT} must confirm: its script and the {@code WAIT} run there (route the script with
+     * {@link SyncedConnection#route}), so that the {@code WAIT} counts that write and blocks no other
+     * lock's commands.
+     * @param key the key about to be written
+     * @return the connection; hand it back when done
      */
-    default CompletableFuture<Long> waitForReplicas(String key, int replicas, long timeoutMillis) {
-        return commands().waitForReplication(replicas, timeoutMillis).toCompletableFuture();
-    }
+    SyncedConnection borrowSynced(String key);
 
     /**
      * Returns whether PUBLISH's reply counts every subscriber of the channel. True for a single

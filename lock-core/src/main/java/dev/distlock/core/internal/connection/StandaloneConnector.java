@@ -14,17 +14,28 @@ final class StandaloneConnector implements RedisConnector {
     private final String description;
     private final LazyConnection<StatefulRedisConnection<String, String>> commands;
     private final LazyConnection<StatefulRedisPubSubConnection<String, String>> pubSub;
+    private final RedisURI uri;
+    private final DedicatedConnections synced;
 
     StandaloneConnector(RedisClient client, RedisURI uri) {
         this.client = client;
         this.description = RedisConnectors.describe(uri);
+        this.uri = uri;
+        this.synced = new DedicatedConnections(client);
         this.commands = new LazyConnection<>(() -> client.connect(StringCodec.UTF8, uri), description);
         this.pubSub = new LazyConnection<>(() -> client.connectPubSub(StringCodec.UTF8, uri), description);
     }
 
     @Override
     public RedisClusterAsyncCommands<String, String> commands() {
-        return commands.get().async();
+        SyncedConnection routed = SyncedConnection.routed();
+        return routed != null ? routed.commands() : commands.get().async();
+    }
+
+    @Override
+    public SyncedConnection borrowSynced(String key) {
+        // With Sentinel the URI names the group: every new connection goes to the current master.
+        return synced.borrow(uri, description);
     }
 
     @Override
@@ -44,6 +55,7 @@ final class StandaloneConnector implements RedisConnector {
 
     @Override
     public void close() {
+        synced.close();
         pubSub.close();
         commands.close();
         client.shutdown();

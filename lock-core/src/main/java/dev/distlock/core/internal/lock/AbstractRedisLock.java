@@ -317,7 +317,8 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
     private @Nullable Long attempt(long leaseMillis, long ownerId, long waitMillis, @Nullable ChannelWaiters waiting,
             ReplicaSync sync) {
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        Long ttl = engine.await(engine.call(() -> acquire(lease, ownerId, waitMillis, waiting)), name, "acquire");
+        Long ttl = engine.await(engine.call(() -> sync.acquire(() -> acquire(lease, ownerId, waitMillis, waiting))),
+                name, "acquire");
         // Replica-sync guard (off unless configured): a grant that too few replicas saw is undone.
         return ttl != null ? sync.refused(ttl) : sync.confirm(() -> release(lease, ownerId));
     }

@@ -3,6 +3,12 @@ package dev.distlock.core.internal.lock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -19,6 +25,15 @@ import dev.distlock.core.RedisLock;
 public final class CompositeLocks {
 
     private static final Logger log = LoggerFactory.getLogger(CompositeLocks.class);
+
+    private static final AtomicInteger MEMBER_THREADS = new AtomicInteger();
+
+    private static final ExecutorService MEMBER_CALLS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5,
+            TimeUnit.SECONDS, new SynchronousQueue<>(), runnable -> {
+                Thread thread = new Thread(runnable, "distlock-member-" + MEMBER_THREADS.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
 
     private CompositeLocks() {
     }
@@ -99,6 +114,44 @@ public final class CompositeLocks {
     }
 
     /**
+     * Resets the lease of members the owner holds, with each member's owner-checked renewal
+     * script, so that a member taken early in a long acquisition is held for the whole lease from
+     * now on. A member held by someone else (its hold lapsed and was taken over) is left alone:
+     * a plain {@code PEXPIRE} would extend the other owner's lease.
+     * @param locks members the owner acquired
+     * @param leaseMillis lease in ms, or {@code -1} for the watchdog
+     * @param ownerId the owner
+     * @return whether the owner still held every member (members of other kinds are trusted)
+     */
+    public static boolean reExpire(List<RedisLock> locks, long leaseMillis, long ownerId) {
+        List<CompletableFuture<List<Long>>> replies = new ArrayList<>(locks.size());
+        for (RedisLock lock : locks) {
+            replies.add(lock instanceof AbstractRedisLock member ? renew(member, leaseMillis, ownerId) : null);
+        }
+        boolean allHeld = true;
+        for (int i = 0; i < locks.size(); i++) {
+            CompletableFuture<List<Long>> reply = replies.get(i);
+            if (reply == null) {
+                continue;
+            }
+            AbstractRedisLock member = (AbstractRedisLock) locks.get(i);
+            List<Long> renewed = member.engine.await(reply, member.name, "re-expire");
+            if (renewed == null || renewed.isEmpty() || renewed.get(0) == null || renewed.get(0) != 1L) {
+                log.debug("Lock '{}' was lost by owner {} while the other members were acquired", member.name, ownerId);
+                allHeld = false;
+            }
+        }
+        return allHeld;
+    }
+
+    private static CompletableFuture<List<Long>> renew(AbstractRedisLock member, long leaseMillis, long ownerId) {
+        long lease = leaseMillis == LockEngine.WATCHDOG ? member.engine.watchdogMillis() : leaseMillis;
+        String field = member.ownerField(ownerId);
+        return member.engine.call(() -> member.engine.scripts().<List<Long>>run(member.renewScript(),
+                new String[] {member.key}, Long.toString(lease), field));
+    }
+
+    /**
      * Releases one hold of the owner on each member, ignoring failures (a member that was not
      * taken, or whose server is down, expires with its lease).
      * @param locks members to release
@@ -116,6 +169,48 @@ public final class CompositeLocks {
                 log.debug("Releasing lock '{}' failed; it expires with its lease", lock.getName(), ex);
             }
         }
+    }
+
+    /**
+     * Returns the threads that run member calls of a red lock in parallel: daemon threads, made on
+     * demand and ended after a few idle seconds.
+     * @return the executor
+     */
+    public static Executor memberCalls() {
+        return MEMBER_CALLS;
+    }
+
+    /**
+     * Starts a single attempt ({@code tryLock} without waiting) on a member, on a thread of
+     * {@link #memberCalls()}.
+     * @param lock the member
+     * @param leaseMillis lease in ms, or {@code -1} for the watchdog
+     * @param ownerId the owner
+     * @return whether the member granted it; fails with the member's failure
+     */
+    public static CompletableFuture<Boolean> tryOnceAsync(RedisLock lock, long leaseMillis, long ownerId) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return lock.tryLock(0, leaseMillis, TimeUnit.MILLISECONDS, ownerId);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new java.util.concurrent.CompletionException(ex);
+            }
+        }, MEMBER_CALLS);
+    }
+
+    /**
+     * Releases one hold of the owner on each member in parallel, like {@link #releaseQuietly}.
+     * @param locks members to release
+     * @param ownerId the owner
+     * @return completes when every release finished, never exceptionally
+     */
+    public static CompletableFuture<Void> releaseAsync(List<RedisLock> locks, long ownerId) {
+        return CompletableFuture.allOf(locks.stream()
+                .map(lock -> CompletableFuture.runAsync(() -> releaseQuietly(List.of(lock), ownerId), MEMBER_CALLS)
+                        .exceptionally(ex -> null))
+                .toArray(CompletableFuture[]::new));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.lock;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -8,10 +9,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.distlock.core.LockException;
+import dev.distlock.core.internal.connection.SyncedConnection;
 
 /**
- * The replica-sync guard of one acquisition ({@code replicaSync(n, timeout)}): after the acquire
- * script granted the lock, {@code WAIT n timeout} on the connection that ran it; if fewer replicas
+ * The replica-sync guard of one acquisition ({@code replicaSync(n, timeout)}): the acquire script
+ * runs on a connection lent to this attempt alone (to the key's master), and after it granted the
+ * lock, {@code WAIT n timeout} runs on that same connection; if fewer replicas
  * acknowledged, the grant is undone at once, because a failover now could promote a replica that
  * never saw it and hand the lock to a second owner. The caller then retries within its wait, and
  * if the wait ends this way, {@link #throwIfShortfall()} reports it.
@@ -30,6 +33,8 @@ final class ReplicaSync {
     private final long timeoutMillis;
     private long lastAcknowledged = -1;
     private @Nullable Throwable lastFailure;
+    /** The connection lent to the current attempt, until its outcome is known. */
+    private final AtomicReference<@Nullable SyncedConnection> lent = new AtomicReference<>();
 
     ReplicaSync(LockEngine engine, String name, String key) {
         this.engine = engine;
@@ -37,6 +42,45 @@ final class ReplicaSync {
         this.key = key;
         this.replicas = engine.options().replicaSyncReplicas();
         this.timeoutMillis = engine.options().replicaSyncTimeout().toMillis();
+    }
+
+    /**
+     * Starts one run of the acquire script. With the guard on, it runs on a connection lent for
+     * this attempt alone, where {@link #confirm} then runs {@code WAIT}: the one connection every
+     * other lock shares is never blocked by it, and the {@code WAIT} counts this very write.
+     * @param acquire starts the acquire script
+     * @return the script's reply
+     */
+    CompletableFuture<@Nullable Long> acquire(Supplier<CompletableFuture<@Nullable Long>> acquire) {
+        if (replicas == 0) {
+            return acquire.get();
+        }
+        SyncedConnection previous = lent.getAndSet(null);
+        if (previous != null) {
+            previous.discard();
+        }
+        SyncedConnection connection = engine.connector().borrowSynced(key);
+        lent.set(connection);
+        CompletableFuture<@Nullable Long> reply;
+        try {
+            reply = connection.route(acquire);
+        }
+        catch (RuntimeException ex) {
+            giveUp(connection);
+            throw ex;
+        }
+        // A failed or abandoned call may still be answered later on this connection: close it.
+        reply.whenComplete((ttl, failure) -> {
+            if (failure != null) {
+                giveUp(connection);
+            }
+        });
+        return reply;
+    }
+
+    private void giveUp(SyncedConnection connection) {
+        lent.compareAndSet(connection, null);
+        connection.discard();
     }
 
     /**
@@ -48,13 +92,21 @@ final class ReplicaSync {
         if (replicas == 0) {
             return null;
         }
+        SyncedConnection connection = lent.getAndSet(null);
         long acknowledged;
         try {
-            acknowledged = engine.await(engine.call(() -> engine.connector().waitForReplicas(key, replicas, timeoutMillis)),
+            if (connection == null) {
+                throw new LockException("Cannot wait for replicas of lock '" + name + "': its connection was closed");
+            }
+            acknowledged = engine.await(engine.call(() -> connection.waitForReplicas(replicas, timeoutMillis)),
                     name, "wait for replicas of");
+            connection.giveBack();
             lastFailure = null;
         }
         catch (LockException ex) {
+            if (connection != null) {
+                connection.discard();
+            }
             acknowledged = 0;
             lastFailure = ex;
         }
@@ -75,6 +127,10 @@ final class ReplicaSync {
      * @return {@code ttl}
      */
     Long refused(Long ttl) {
+        SyncedConnection connection = lent.getAndSet(null);
+        if (connection != null) {
+            connection.giveBack();
+        }
         lastAcknowledged = -1;
         lastFailure = null;
         return ttl;
