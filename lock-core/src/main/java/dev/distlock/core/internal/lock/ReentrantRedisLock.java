@@ -72,7 +72,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         String unregister = listed && waiting.waiting() <= 1 ? engine.clientId() : "";
         CompletableFuture<@Nullable Long> reply = engine.scripts().<@Nullable Long>run(Scripts.REENTRANT_ACQUIRE,
                 new String[] {key, waitingClients}, Long.toString(leaseMillis), ownerField(ownerId),
-                mode, register, unregister).whenComplete((ttl, failure) -> {
+                mode, register, unregister, Long.toString(listingSlackMillis())).whenComplete((ttl, failure) -> {
                     // A failed call may still have run: the next attempt adopts what it took.
                     if (failure != null) {
                         uncertain.add(attemptId);
@@ -103,7 +103,8 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.REENTRANT_RELEASE, new String[] {key, channel, latch, waitingClients},
                 UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
-                Long.toString(engine.unlockLatchMillis()), targetedWakeups() ? wakePrefix : "");
+                Long.toString(engine.unlockLatchMillis()), targetedWakeups() ? wakePrefix : "",
+                engine.connector().publishCommand());
     }
 
     @Override
@@ -132,24 +133,33 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected void abandonWait(long ownerId) {
-        ChannelWaiters waiters = engine.subscriptions().waitersOf(channel);
-        if (!targetedWakeups() || waiters != null && waiters.waiting() > 1) {
-            return;
-        }
-        try {
-            engine.await(engine.call(() -> engine.connector().commands().srem(waitingClients, engine.clientId())
-                    .toCompletableFuture()), name, "leave the waiters of");
-        }
-        catch (RuntimeException ex) {
-            // Harmless: a wake-up sent to a client that no longer waits is passed on.
-            log.debug("Could not unlist client {} from the waiters of lock '{}'", engine.clientId(), name, ex);
-        }
+    protected @Nullable Runnable lastWaiterLeft() {
+        return targetedWakeups() ? this::unlist : null;
+    }
+
+    /**
+     * Unlists this client once its last local waiter left, however it left (acquired, timed out,
+     * interrupted): deciding it per waiter at abandon time misses waiters that leave together.
+     */
+    private void unlist() {
+        engine.call(() -> engine.connector().commands().srem(waitingClients, engine.clientId()).toCompletableFuture())
+                .exceptionally(failure -> {
+                    // Harmless: the listing expires by itself, and a release that finds nobody listening
+                    // on this client's channel unlists it and wakes someone else.
+                    log.debug("Could not unlist client {} from the waiters of lock '{}'", engine.clientId(), name, failure);
+                    return null;
+                });
+    }
+
+    /** @return how long a waiter listing outlives the holder's lease: long enough for the next attempt */
+    private long listingSlackMillis() {
+        return 1000 + 2 * engine.options().commandTimeout().toMillis();
     }
 
     private void passWakeup() {
         engine.call(() -> engine.scripts().<Long>run(Scripts.REENTRANT_PASS_WAKEUP,
-                new String[] {key, channel, waitingClients}, UnlockSubscriptions.WAKE_ONE, wakePrefix, engine.clientId()))
+                new String[] {key, channel, waitingClients}, UnlockSubscriptions.WAKE_ONE, wakePrefix, engine.clientId(),
+                engine.connector().publishCommand()))
                 .exceptionally(failure -> {
                     log.debug("Could not pass on a wake-up for lock '{}'", name, failure);
                     return null;
@@ -159,6 +169,6 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
         return engine.scripts().<Long>run(Scripts.FORCE_RELEASE, new String[] {key, channel},
-                UnlockSubscriptions.WAKE_ONE).thenApply(deleted -> deleted != null && deleted == 1);
+                UnlockSubscriptions.WAKE_ONE, engine.connector().publishCommand()).thenApply(deleted -> deleted != null && deleted == 1);
     }
 }
