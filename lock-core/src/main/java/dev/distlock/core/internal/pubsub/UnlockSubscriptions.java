@@ -99,6 +99,18 @@ public final class UnlockSubscriptions {
     }
 
     /**
+     * Joins the waiters of a channel that can also be woken through a second channel; see
+     * {@link #join(String, String, Runnable, Runnable)}.
+     * @param channel channel name (broadcast wake-ups)
+     * @param alias second channel whose messages wake the same waiters, or {@code null}
+     * @param onUnclaimed run when a message on {@code alias} finds no local waiter, or {@code null}
+     * @return the channel's waiters
+     */
+    public ChannelWaiters join(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed) {
+        return join(channel, alias, onUnclaimed, null);
+    }
+
+    /**
      * Joins the waiters of a channel that can also be woken through a second, client-specific
      * channel (targeted wake-ups). Both are subscribed together and unsubscribed together.
      * @param channel channel name (broadcast wake-ups)
