@@ -20,7 +20,10 @@ import dev.distlock.core.internal.script.Scripts;
  * client with a parked waiter lists itself in {@code distlock_lock_waiters:{name}} and also
  * listens on its own channel {@code distlock_lock__wake:{name}:<clientId>}. A release wakes one
  * listed client instead of every client, and broadcasts on the shared channel only when no listed
- * client listens, which is also when Redisson's waiters are told.
+ * client listens, which is also when Redisson's waiters are told. A client is unlisted when its
+ * last local waiter leaves; the listing set expires a little after the longest a live waiter parks
+ * (the holder's lease), so entries of clients that died do not outlive them for long, and a release
+ * that finds nobody listening on a listed client's channel unlists it.
  */
 public class ReentrantRedisLock extends AbstractRedisLock {
 
