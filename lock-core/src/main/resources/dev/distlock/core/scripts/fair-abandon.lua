@@ -2,7 +2,8 @@
 -- by one waiter timeout where they were chained behind it (Redisson waiters), never below a live
 -- waiter's own lease; if the lock is free, the new head is told.
 -- KEYS[1] lock key, KEYS[2] queue, KEYS[3] deadlines, KEYS[4] waiter channel prefix
--- ARGV[1] wake-up message, ARGV[2] owner field, ARGV[3] waiter timeout in ms
+-- ARGV[1] wake-up message, ARGV[2] owner field, ARGV[3] waiter timeout in ms,
+-- ARGV[4] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns 1 when the owner was queued, else 0.
 --! include server-clock
 local now = server_now()
@@ -29,7 +30,7 @@ end
 if redis.call('exists', KEYS[1]) == 0 then
     local head = redis.call('lindex', KEYS[2], 0)
     if head then
-        redis.call('publish', KEYS[4] .. ':' .. head, ARGV[1])
+        redis.call(ARGV[4], KEYS[4] .. ':' .. head, ARGV[1])
     end
 end
 if found then

@@ -4,7 +4,8 @@
 -- now + waiter timeout, so a waiter that died is purged within one waiter timeout wherever it sits.
 -- KEYS[1] lock key, KEYS[2] queue, KEYS[3] deadlines, KEYS[4] waiter channel prefix
 -- ARGV[1] lease in ms, ARGV[2] owner field, ARGV[3] caller's remaining wait in ms (0: do not queue),
--- ARGV[4] waiter timeout in ms, ARGV[5] longest park in ms, ARGV[6] wake-up message
+-- ARGV[4] waiter timeout in ms, ARGV[5] longest park in ms, ARGV[6] wake-up message,
+-- ARGV[7] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns nil when acquired, else how long to park before trying again, in ms.
 --! include server-clock
 local now = server_now()
@@ -51,7 +52,7 @@ if free and (head == false or head == owner) then
 end
 
 if purged and free and head then
-    redis.call('publish', KEYS[4] .. ':' .. head, ARGV[6])
+    redis.call(ARGV[7], KEYS[4] .. ':' .. head, ARGV[6])
 end
 
 if tonumber(ARGV[3]) == 0 then

@@ -1,7 +1,8 @@
 -- Releases one hold of a fair lock; on the last one, tells only the queue head, on its own channel.
 -- KEYS[1] lock key, KEYS[2] queue, KEYS[3] deadlines, KEYS[4] waiter channel prefix, KEYS[5] unlock latch of this request
 -- ARGV[1] wake-up message, ARGV[2] lease in ms to keep while holds remain, ARGV[3] owner field,
--- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it)
+-- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it),
+-- ARGV[5] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
 --! include unlock-latch
 --! include server-clock
@@ -19,7 +20,7 @@ local function release()
     local function wakeHead()
         local head = redis.call('lindex', KEYS[2], 0)
         if head then
-            redis.call('publish', KEYS[4] .. ':' .. head, ARGV[1])
+            redis.call(ARGV[5], KEYS[4] .. ':' .. head, ARGV[1])
         end
     end
 

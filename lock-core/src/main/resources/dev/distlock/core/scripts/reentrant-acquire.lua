@@ -4,7 +4,9 @@
 -- ARGV[3] '1' when the caller may already hold the lock (a re-entry), '0' when it knows it does not,
 --         '2' when it holds nothing but an earlier attempt's reply was lost (adopt what that attempt took),
 -- ARGV[4] client id to list as waiting when refused ('' for none),
--- ARGV[5] client id to unlist when acquired, because its last waiter got the lock ('' for none)
+-- ARGV[5] client id to unlist when acquired, because its last waiter got the lock ('' for none),
+-- ARGV[6] ms the listing outlives the caller's longest park (the holder's lease), so a live waiter
+--         always renews it in time and a dead client's entry disappears by itself
 -- Returns nil when acquired, else the holder's remaining lease in ms.
 -- A refused attempt costs one PTTL (plus SADD for a parked waiter): waiters retry, so that path is lean.
 local ttl = redis.call('pttl', KEYS[1])
@@ -22,5 +24,10 @@ if ttl == -2 or mine then
 end
 if ARGV[4] ~= '' then
     redis.call('sadd', KEYS[2], ARGV[4])
+    -- A waiter parks at most the holder's lease (1 s when it has none) before trying again.
+    local keep = math.max(ttl, 1000) + (tonumber(ARGV[6]) or 0)
+    if redis.call('pttl', KEYS[2]) < keep then
+        redis.call('pexpire', KEYS[2], keep)
+    end
 end
 return ttl

@@ -3,7 +3,8 @@
 -- KEYS[3] unlock latch of this request, KEYS[4] set of Distlock clients with a parked waiter
 -- ARGV[1] unlock message, ARGV[2] lease in ms to keep while holds remain, ARGV[3] owner field,
 -- ARGV[4] how long the latch remembers the outcome, in ms,
--- ARGV[5] prefix of the per-client wake-up channels ('' to always broadcast)
+-- ARGV[5] prefix of the per-client wake-up channels ('' to always broadcast),
+-- ARGV[6] publish command of the broadcast (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
 -- A retry of the same request (its reply was lost) replays the first outcome (the unlock latch).
 -- On release, one listed Distlock client is woken on its own channel, so a release does not send
@@ -23,7 +24,7 @@ if count and tonumber(count) > 1 then
     outcome = 0
 elseif count then
     redis.call('del', KEYS[1])
-    wake_one_client(KEYS[4], ARGV[5], KEYS[2], ARGV[1])
+    wake_one_client(KEYS[4], ARGV[5], KEYS[2], ARGV[1], ARGV[6])
     outcome = 1
 end
 return latch_record(KEYS[3], outcome, ARGV[4])

@@ -1,7 +1,8 @@
 -- Deletes a read-write lock in the given mode whoever holds it, with its read hold timeouts, and
 -- wakes every waiter.
 -- KEYS[1] lock key, KEYS[2] read-write channel
--- ARGV[1] wake-all message, ARGV[2] mode to delete (read or write)
+-- ARGV[1] wake-all message, ARGV[2] mode to delete (read or write),
+-- ARGV[3] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns 1 when a lock was deleted, else 0.
 --! include rw-holds
 local key = KEYS[1]
@@ -20,5 +21,5 @@ for _, field in ipairs(redis.call('hkeys', key)) do
     end
 end
 redis.call('del', key)
-redis.call('publish', KEYS[2], ARGV[1])
+redis.call(ARGV[3], KEYS[2], ARGV[1])
 return 1

@@ -1,7 +1,8 @@
 -- Releases one read hold (the newest) of an owner and recomputes the lock's TTL from the holds left.
 -- KEYS[1] lock key, KEYS[2] read-write channel, KEYS[3] unlock latch of this request
 -- ARGV[1] wake-all message, ARGV[2] reader owner field,
--- ARGV[3] how long the latch remembers the outcome, in ms (a retry of the request replays it)
+-- ARGV[3] how long the latch remembers the outcome, in ms (a retry of the request replays it),
+-- ARGV[4] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
 --! include unlock-latch
 --! include rw-holds
@@ -32,7 +33,7 @@ local function release()
         if redis.call('hget', key, 'mode') == 'read' then
             if redis.call('hlen', key) <= 1 then
                 redis.call('del', key)
-                redis.call('publish', KEYS[2], ARGV[1])
+                redis.call(ARGV[4], KEYS[2], ARGV[1])
             elseif longest > 0 then
                 redis.call('pexpire', key, longest)
             end
@@ -50,7 +51,7 @@ local function release()
     if mode == 'read' then
         if redis.call('hlen', key) <= 1 then
             redis.call('del', key)
-            redis.call('publish', KEYS[2], ARGV[1])
+            redis.call(ARGV[4], KEYS[2], ARGV[1])
         elseif longest > 0 then
             redis.call('pexpire', key, longest)
         end

@@ -3,7 +3,8 @@
 -- every waiter is woken: readers can now enter.
 -- KEYS[1] lock key, KEYS[2] read-write channel, KEYS[3] unlock latch of this request
 -- ARGV[1] wake-all message, ARGV[2] lease in ms to keep while write holds remain, ARGV[3] writer owner field,
--- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it)
+-- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it),
+-- ARGV[5] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns nil when the owner holds no write lock, 0 when write holds remain, 1 when it holds none.
 --! include unlock-latch
 --! include rw-holds
@@ -33,7 +34,7 @@ local function release()
             redis.call('pexpire', key, longest)
         end
     end
-    redis.call('publish', KEYS[2], ARGV[1])
+    redis.call(ARGV[5], KEYS[2], ARGV[1])
     return 1
 end
 

@@ -1,6 +1,15 @@
 package dev.distlock.core.internal.connection;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.distlock.core.LockException;
+import io.lettuce.core.RedisCommandExecutionException;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -13,11 +22,12 @@ import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import dev.distlock.core.LockException;
 
 /**
- * A Redis Cluster. Scripts are routed by their first key's slot and follow MOVED/ASK redirects;
- * plain PUBLISH reaches subscribers on every node, so one pub/sub connection suffices.
+ * A Redis Cluster. Scripts are routed by their first key's slot and follow MOVED/ASK redirects.
+ * Where the servers know sharded pub/sub (Redis 7+) unlock channels are sharded, as Redisson's are:
+ * SSUBSCRIBE is routed to the node serving the channel's slot, and the scripts SPUBLISH there.
+ * Otherwise plain PUBLISH reaches subscribers on every node, so one pub/sub connection suffices.
  */
 final class ClusterConnector implements RedisConnector {
 
@@ -28,9 +38,12 @@ final class ClusterConnector implements RedisConnector {
     private final List<RedisURI> seeds;
     private final RedisClient nodeClient;
     private final DedicatedConnections synced;
+    private final long timeoutMillis;
+    private volatile @Nullable Boolean sharded;
 
-    ClusterConnector(RedisClusterClient client, List<RedisURI> seeds) {
+    ClusterConnector(RedisClusterClient client, List<RedisURI> seeds, long timeoutMillis) {
         this.client = client;
+        this.timeoutMillis = timeoutMillis;
         this.description = "cluster " + seeds.stream().map(RedisConnectors::describe).toList();
         this.seeds = List.copyOf(seeds);
         this.nodeClient = RedisClient.create(client.getResources());
@@ -69,6 +82,38 @@ final class ClusterConnector implements RedisConnector {
         RedisURI node = RedisURI.builder(seeds.get(0)).withHost(master.getUri().getHost())
                 .withPort(master.getUri().getPort()).build();
         return synced.borrow(node, RedisConnectors.describe(node));
+    }
+
+    @Override
+    public boolean shardedPubSub() {
+        Boolean known = sharded;
+        if (known != null) {
+            return known;
+        }
+        // Redisson's test: servers that answer PUBSUB SHARDNUMSUB support sharded pub/sub. Only a
+        // definite answer is remembered; a connection failure is asked again next time.
+        boolean supported;
+        try {
+            commands().pubsubShardNumsub("0").get(timeoutMillis, TimeUnit.MILLISECONDS);
+            supported = true;
+        }
+        catch (ExecutionException ex) {
+            if (!(ex.getCause() instanceof RedisCommandExecutionException)) {
+                throw new LockException("Cannot ask " + description + " whether it supports sharded pub/sub: "
+                        + ex.getCause().getMessage(), ex.getCause());
+            }
+            supported = false;
+        }
+        catch (TimeoutException ex) {
+            throw new LockException("Cannot ask " + description + " whether it supports sharded pub/sub: no reply within "
+                    + timeoutMillis + " ms", ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockException("Interrupted while asking " + description + " whether it supports sharded pub/sub", ex);
+        }
+        sharded = supported;
+        return supported;
     }
 
     @Override

@@ -50,6 +50,25 @@ public interface RedisConnector extends AutoCloseable {
     }
 
     /**
+     * Returns whether unlock channels are sharded ({@code SSUBSCRIBE}/{@code SPUBLISH}): in a
+     * cluster whose servers know sharded pub/sub (Redis 7+), decided as Redisson decides it, so
+     * that both libraries publish and listen on the same kind of channel.
+     * @return whether pub/sub is sharded
+     * @throws dev.distlock.core.LockException while the servers cannot be asked
+     */
+    default boolean shardedPubSub() {
+        return false;
+    }
+
+    /**
+     * Returns the command the scripts publish wake-ups with.
+     * @return {@code SPUBLISH} when {@link #shardedPubSub()}, else {@code PUBLISH}
+     */
+    default String publishCommand() {
+        return shardedPubSub() ? "SPUBLISH" : "PUBLISH";
+    }
+
+    /**
      * Describes the target for messages, without credentials.
      * @return e.g. {@code redis://127.0.0.1:6379}
      */

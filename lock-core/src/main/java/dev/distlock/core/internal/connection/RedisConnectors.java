@@ -35,7 +35,7 @@ public final class RedisConnectors {
                             .enableAllAdaptiveRefreshTriggers()
                             .build())
                     .build());
-            return new ClusterConnector(client, seeds);
+            return new ClusterConnector(client, seeds, options.commandTimeout().toMillis());
         }
         RedisURI target = options.sentinelMaster() != null ? sentinelUri(options)
                 : dataNode(uri(options.uri(), options), options);

@@ -102,6 +102,16 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
     }
 
     /**
+     * Returns what to do when the last local waiter of this kind's wake channel left, for kinds
+     * that list waiting clients in Redis. It runs while no new local waiter can join, so what it
+     * sends reaches Redis before anything a later waiter sends.
+     * @return the action, or {@code null}
+     */
+    protected @Nullable Runnable lastWaiterLeft() {
+        return null;
+    }
+
+    /**
      * Runs the release script once.
      * @param leaseMillis lease to keep while holds remain
      * @param ownerId owner
@@ -257,7 +267,8 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             return gaveUp(ownerId, start, false, sync);
         }
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId), wakeAlias(ownerId), unclaimedWake());
+        ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId), wakeAlias(ownerId), unclaimedWake(),
+                lastWaiterLeft());
         boolean interrupted = false;
         try {
             try {

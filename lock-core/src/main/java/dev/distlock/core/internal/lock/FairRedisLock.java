@@ -68,7 +68,7 @@ public class FairRedisLock extends AbstractRedisLock {
         long timeout = waiterTimeoutMillis();
         return engine.scripts().run(Scripts.FAIR_ACQUIRE, keys(), Long.toString(leaseMillis), ownerField(ownerId),
                 Long.toString(waitMillis), Long.toString(timeout), Long.toString(Math.max(1, timeout / 3)),
-                UnlockSubscriptions.WAKE_ONE);
+                UnlockSubscriptions.WAKE_ONE, engine.connector().publishCommand());
     }
 
     @Override
@@ -81,7 +81,7 @@ public class FairRedisLock extends AbstractRedisLock {
         String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.FAIR_RELEASE, new String[] {key, queue, deadlines, channelPrefix, latch},
                 UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
-                Long.toString(engine.unlockLatchMillis()));
+                Long.toString(engine.unlockLatchMillis()), engine.connector().publishCommand());
     }
 
     @Override
@@ -93,7 +93,8 @@ public class FairRedisLock extends AbstractRedisLock {
     protected void abandonWait(long ownerId) {
         try {
             engine.<Long>await(engine.call(() -> engine.scripts().run(Scripts.FAIR_ABANDON, keys(),
-                    UnlockSubscriptions.WAKE_ONE, ownerField(ownerId), Long.toString(waiterTimeoutMillis()))), name,
+                    UnlockSubscriptions.WAKE_ONE, ownerField(ownerId), Long.toString(waiterTimeoutMillis()),
+                    engine.connector().publishCommand())), name,
                     "leave the queue of");
         }
         catch (LockException ex) {
@@ -114,7 +115,8 @@ public class FairRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
-        return engine.scripts().<Long>run(Scripts.FAIR_FORCE_RELEASE, keys(), UnlockSubscriptions.WAKE_ONE)
+        return engine.scripts().<Long>run(Scripts.FAIR_FORCE_RELEASE, keys(), UnlockSubscriptions.WAKE_ONE,
+                engine.connector().publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1);
     }
 }

@@ -55,7 +55,7 @@ public final class LockEngine implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.subscriptions = new UnlockSubscriptions(connector::pubSub, scheduler, CHANNEL_LINGER);
+        this.subscriptions = new UnlockSubscriptions(connector::pubSub, connector::shardedPubSub, scheduler, CHANNEL_LINGER);
         this.watchdog = new LeaseWatchdog(holds, scripts, connector::batchGroup,
                 this::leaseLost, options.watchdogTimeout(),
                 options.commandTimeout());

@@ -54,7 +54,8 @@ public class RedisReadLock extends AbstractRedisLock {
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
         String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.RW_READ_RELEASE, new String[] {key, channel, latch},
-                UnlockSubscriptions.WAKE_ALL, ownerField(ownerId), Long.toString(engine.unlockLatchMillis()));
+                UnlockSubscriptions.WAKE_ALL, ownerField(ownerId), Long.toString(engine.unlockLatchMillis()),
+                engine.connector().publishCommand());
     }
 
     @Override
@@ -75,7 +76,7 @@ public class RedisReadLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
         return engine.scripts().<Long>run(Scripts.RW_FORCE_RELEASE, new String[] {key, channel},
-                UnlockSubscriptions.WAKE_ALL, "read").thenApply(deleted -> deleted != null && deleted == 1);
+                UnlockSubscriptions.WAKE_ALL, "read", engine.connector().publishCommand()).thenApply(deleted -> deleted != null && deleted == 1);
     }
 
     /** @return whether the lock is read-locked, including a writer's own read holds (Redisson's definition) */

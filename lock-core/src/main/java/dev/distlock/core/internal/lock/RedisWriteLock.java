@@ -111,7 +111,7 @@ public class RedisWriteLock extends AbstractRedisLock {
         String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.RW_WRITE_RELEASE, new String[] {key, channel, latch},
                 UnlockSubscriptions.WAKE_ALL, Long.toString(leaseMillis), ownerField(ownerId),
-                Long.toString(engine.unlockLatchMillis()));
+                Long.toString(engine.unlockLatchMillis()), engine.connector().publishCommand());
     }
 
     @Override
@@ -123,7 +123,7 @@ public class RedisWriteLock extends AbstractRedisLock {
     protected void abandonWait(long ownerId) {
         try {
             engine.<Long>await(engine.call(() -> engine.scripts().run(Scripts.RW_WRITE_ABANDON,
-                    new String[] {key, writers, channel}, UnlockSubscriptions.WAKE_ALL, ownerField(ownerId))), name,
+                    new String[] {key, writers, channel}, UnlockSubscriptions.WAKE_ALL, ownerField(ownerId), engine.connector().publishCommand())), name,
                     "withdraw the write claim on");
         }
         catch (LockException ex) {
@@ -145,7 +145,7 @@ public class RedisWriteLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
         return engine.scripts().<Long>run(Scripts.RW_FORCE_RELEASE, new String[] {key, channel},
-                UnlockSubscriptions.WAKE_ALL, "write").thenApply(deleted -> deleted != null && deleted == 1);
+                UnlockSubscriptions.WAKE_ALL, "write", engine.connector().publishCommand()).thenApply(deleted -> deleted != null && deleted == 1);
     }
 
     /** @return whether the lock is write-locked */

@@ -19,7 +19,10 @@ import dev.distlock.core.internal.script.Scripts;
  * client with a parked waiter lists itself in {@code distlock_lock_waiters:{name}} and also
  * listens on its own channel {@code distlock_lock__wake:{name}:<clientId>}. A release wakes one
  * listed client instead of every client, and broadcasts on the shared channel only when no listed
- * client listens, which is also when Redisson's waiters are told.
+ * client listens, which is also when Redisson's waiters are told. A client is unlisted when its
+ * last local waiter leaves; the listing set expires a little after the longest a live waiter parks
+ * (the holder's lease), so entries of clients that died do not outlive them for long, and a release
+ * that finds nobody listening on a listed client's channel unlists it.
  */
 public class ReentrantRedisLock extends AbstractRedisLock {
 
@@ -79,7 +82,8 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         CompletableFuture<@Nullable Long> reply;
         try {
             reply = engine.scripts().<@Nullable Long>run(Scripts.REENTRANT_ACQUIRE, new String[] {key, waitingClients},
-                    Long.toString(leaseMillis), ownerField(ownerId), mode, register, unregister);
+                    Long.toString(leaseMillis), ownerField(ownerId), mode, register, unregister,
+                    Long.toString(listingSlackMillis()));
         }
         catch (RuntimeException ex) {
             toCaller.completeExceptionally(ex);
@@ -152,7 +156,8 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.REENTRANT_RELEASE, new String[] {key, channel, latch, waitingClients},
                 UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
-                Long.toString(engine.unlockLatchMillis()), targetedWakeups() ? wakePrefix : "");
+                Long.toString(engine.unlockLatchMillis()), targetedWakeups() ? wakePrefix : "",
+                engine.connector().publishCommand());
     }
 
     @Override
@@ -181,24 +186,33 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected void abandonWait(long ownerId) {
-        ChannelWaiters waiters = engine.subscriptions().waitersOf(channel);
-        if (!targetedWakeups() || waiters != null && waiters.waiting() > 1) {
-            return;
-        }
-        try {
-            engine.await(engine.call(() -> engine.connector().commands().srem(waitingClients, engine.clientId())
-                    .toCompletableFuture()), name, "leave the waiters of");
-        }
-        catch (RuntimeException ex) {
-            // Harmless: a wake-up sent to a client that no longer waits is passed on.
-            log.debug("Could not unlist client {} from the waiters of lock '{}'", engine.clientId(), name, ex);
-        }
+    protected @Nullable Runnable lastWaiterLeft() {
+        return targetedWakeups() ? this::unlist : null;
+    }
+
+    /**
+     * Unlists this client once its last local waiter left, however it left (acquired, timed out,
+     * interrupted): deciding it per waiter at abandon time misses waiters that leave together.
+     */
+    private void unlist() {
+        engine.call(() -> engine.connector().commands().srem(waitingClients, engine.clientId()).toCompletableFuture())
+                .exceptionally(failure -> {
+                    // Harmless: the listing expires by itself, and a release that finds nobody listening
+                    // on this client's channel unlists it and wakes someone else.
+                    log.debug("Could not unlist client {} from the waiters of lock '{}'", engine.clientId(), name, failure);
+                    return null;
+                });
+    }
+
+    /** @return how long a waiter listing outlives the holder's lease: long enough for the next attempt */
+    private long listingSlackMillis() {
+        return 1000 + 2 * engine.options().commandTimeout().toMillis();
     }
 
     private void passWakeup() {
         engine.call(() -> engine.scripts().<Long>run(Scripts.REENTRANT_PASS_WAKEUP,
-                new String[] {key, channel, waitingClients}, UnlockSubscriptions.WAKE_ONE, wakePrefix, engine.clientId()))
+                new String[] {key, channel, waitingClients}, UnlockSubscriptions.WAKE_ONE, wakePrefix, engine.clientId(),
+                engine.connector().publishCommand()))
                 .exceptionally(failure -> {
                     log.debug("Could not pass on a wake-up for lock '{}'", name, failure);
                     return null;
@@ -208,6 +222,6 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
         return engine.scripts().<Long>run(Scripts.FORCE_RELEASE, new String[] {key, channel},
-                UnlockSubscriptions.WAKE_ONE).thenApply(deleted -> deleted != null && deleted == 1);
+                UnlockSubscriptions.WAKE_ONE, engine.connector().publishCommand()).thenApply(deleted -> deleted != null && deleted == 1);
     }
 }

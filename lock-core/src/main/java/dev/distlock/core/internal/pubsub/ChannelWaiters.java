@@ -16,18 +16,27 @@ public final class ChannelWaiters {
 
     final CompletableFuture<Void> ready = new CompletableFuture<>();
     @Nullable ScheduledFuture<?> unsubscribeTask;
+    /** Whether the server confirmed the subscription and nothing since suggests it was lost. */
+    volatile boolean confirmed;
+    /** Whether a subscription attempt is in flight or scheduled, so that retries do not pile up. */
+    boolean subscribing;
+    /** Subscribe confirmations the server sent for the channel; every one after the first is a re-subscription. */
+    final AtomicInteger confirmations = new AtomicInteger();
 
     private final String channel;
     private final @Nullable String alias;
     private final @Nullable Runnable onUnclaimed;
+    private final @Nullable Runnable onIdle;
     private final UnlockSubscriptions owner;
     private final Semaphore permits = new Semaphore(0);
     private final AtomicInteger refs = new AtomicInteger();
 
-    ChannelWaiters(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed, UnlockSubscriptions owner) {
+    ChannelWaiters(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed, @Nullable Runnable onIdle,
+            UnlockSubscriptions owner) {
         this.channel = channel;
         this.alias = alias;
         this.onUnclaimed = onUnclaimed;
+        this.onIdle = onIdle;
         this.owner = owner;
     }
 
@@ -46,7 +55,7 @@ public final class ChannelWaiters {
         return refs.get();
     }
 
-    /** @return completes when the SUBSCRIBE was confirmed */
+    /** @return completes when the first SUBSCRIBE was confirmed, or exceptionally when it failed */
     public CompletableFuture<Void> ready() {
         return ready;
     }
@@ -71,6 +80,10 @@ public final class ChannelWaiters {
         owner.left(this);
     }
 
+    String[] names() {
+        return alias == null ? new String[] {channel} : new String[] {channel, alias};
+    }
+
     void joined() {
         refs.incrementAndGet();
         owner.cancelUnsubscribe(this);
@@ -86,10 +99,23 @@ public final class ChannelWaiters {
         }
     }
 
+    void idle() {
+        if (onIdle != null) {
+            onIdle.run();
+        }
+    }
+
     void wakeOne() {
         // A permit beyond the number of waiters would only cost a later waiter a useless attempt.
         if (permits.availablePermits() < refs.get()) {
             permits.release();
+        }
+    }
+
+    /** Wakes the waiters present, so that they re-check the lock; a channel nobody waits on keeps no permit. */
+    void wakeWaiting() {
+        if (refs.get() > 0) {
+            wakeAll();
         }
     }
 

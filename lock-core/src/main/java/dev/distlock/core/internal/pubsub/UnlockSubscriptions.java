@@ -7,12 +7,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
@@ -20,6 +23,15 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
  * Subscriptions to unlock channels over one shared pub/sub connection, reference-counted per
  * channel. A channel stays subscribed for a while after its last waiter leaves, so a lock that is
  * contended again soon does not pay a SUBSCRIBE/UNSUBSCRIBE pair per wait.
+ *
+ * <p>A subscription is never assumed: a SUBSCRIBE that fails (no channel permission, connection
+ * down) is retried while anyone waits on the channel, and so is one the server dropped (a Cluster
+ * slot that moved) or one that a reconnect had to restore. Messages published while a channel was
+ * not subscribed are lost, so every re-subscription wakes the channel's waiters to re-check the lock.
+ *
+ * <p>In a Redis 7+ Cluster the channels are sharded ({@code SSUBSCRIBE}, routed to the node that
+ * serves the channel's slot), as Redisson's are there, so that either library's releases wake the
+ * other's waiters.
  */
 public final class UnlockSubscriptions {
 
@@ -29,25 +41,49 @@ public final class UnlockSubscriptions {
     /** Message that wakes every waiter (read-write lock). */
     public static final String WAKE_ALL = "1";
 
+    /** Delay before a failed subscription is tried again. */
+    static final Duration RETRY_DELAY = Duration.ofMillis(500);
+
     private static final Logger log = LoggerFactory.getLogger(UnlockSubscriptions.class);
 
     private final Supplier<StatefulRedisPubSubConnection<String, String>> connector;
+    private final BooleanSupplier sharded;
     private final ScheduledExecutorService scheduler;
     private final Duration linger;
     private final Map<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
+    /**
+     * Alias channels, including those of entries whose UNSUBSCRIBE is still in flight: a targeted
+     * wake-up that reaches the client in that window must be passed on, not dropped.
+     */
     private final Map<String, ChannelWaiters> aliases = new ConcurrentHashMap<>();
     private @Nullable StatefulRedisPubSubConnection<String, String> connection;
     private volatile boolean closed;
+    /** Runs after an idle channel's entry was removed and before its UNSUBSCRIBE is sent; for tests. */
+    volatile @Nullable Runnable beforeUnsubscribe;
 
     /**
-     * Creates the registry; nothing connects until the first subscription.
+     * Creates the registry over plain pub/sub; nothing connects until the first subscription.
      * @param connector opens (or returns) the pub/sub connection
-     * @param scheduler runs delayed unsubscriptions
+     * @param scheduler runs delayed unsubscriptions and subscription retries
      * @param linger how long an unused channel stays subscribed
      */
     public UnlockSubscriptions(Supplier<StatefulRedisPubSubConnection<String, String>> connector,
             ScheduledExecutorService scheduler, Duration linger) {
+        this(connector, () -> false, scheduler, linger);
+    }
+
+    /**
+     * Creates the registry; nothing connects until the first subscription.
+     * @param connector opens (or returns) the pub/sub connection
+     * @param sharded whether channels are sharded (asked at each subscription; may throw while the
+     *     servers cannot be asked, which counts as a failed subscription)
+     * @param scheduler runs delayed unsubscriptions and subscription retries
+     * @param linger how long an unused channel stays subscribed
+     */
+    public UnlockSubscriptions(Supplier<StatefulRedisPubSubConnection<String, String>> connector, BooleanSupplier sharded,
+            ScheduledExecutorService scheduler, Duration linger) {
         this.connector = connector;
+        this.sharded = sharded;
         this.scheduler = scheduler;
         this.linger = linger;
     }
@@ -59,7 +95,19 @@ public final class UnlockSubscriptions {
      * @return the channel's waiters, whose {@code ready} future completes once subscribed
      */
     public ChannelWaiters join(String channel) {
-        return join(channel, null, null);
+        return join(channel, null, null, null);
+    }
+
+    /**
+     * Joins the waiters of a channel that can also be woken through a second channel; see
+     * {@link #join(String, String, Runnable, Runnable)}.
+     * @param channel channel name (broadcast wake-ups)
+     * @param alias second channel whose messages wake the same waiters, or {@code null}
+     * @param onUnclaimed run when a message on {@code alias} finds no local waiter, or {@code null}
+     * @return the channel's waiters
+     */
+    public ChannelWaiters join(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed) {
+        return join(channel, alias, onUnclaimed, null);
     }
 
     /**
@@ -69,30 +117,24 @@ public final class UnlockSubscriptions {
      * @param alias second channel whose messages wake the same waiters, or {@code null}
      * @param onUnclaimed run (on the pub/sub thread) when a message on {@code alias} finds no local
      *     waiter, so the wake-up can be passed on instead of lost; or {@code null}
+     * @param onIdle run when the last local waiter left, while no new waiter can join (so that
+     *     whatever it sends reaches Redis before anything a later waiter sends); or {@code null}
      * @return the channel's waiters, whose {@code ready} future completes once all are subscribed
      */
-    public synchronized ChannelWaiters join(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed) {
+    public synchronized ChannelWaiters join(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed,
+            @Nullable Runnable onIdle) {
         if (closed) {
             throw new IllegalStateException("closed");
         }
-        StatefulRedisPubSubConnection<String, String> pubSub = connection();
+        connection();
         ChannelWaiters waiters = channels.get(channel);
         if (waiters == null) {
-            waiters = new ChannelWaiters(channel, alias, onUnclaimed, this);
+            waiters = new ChannelWaiters(channel, alias, onUnclaimed, onIdle, this);
             channels.put(channel, waiters);
-            String[] names = alias == null ? new String[] {channel} : new String[] {channel, alias};
             if (alias != null) {
                 aliases.put(alias, waiters);
             }
-            CompletableFuture<Void> ready = waiters.ready;
-            pubSub.async().subscribe(names).whenComplete((ok, failure) -> {
-                if (failure != null) {
-                    ready.completeExceptionally(failure);
-                }
-                else {
-                    ready.complete(null);
-                }
-            });
+            subscribe(waiters);
         }
         waiters.joined();
         return waiters;
@@ -107,8 +149,102 @@ public final class UnlockSubscriptions {
         return channels.get(channel);
     }
 
+    /** Sends the SUBSCRIBE of an entry; called with the monitor held. */
+    private void subscribe(ChannelWaiters waiters) {
+        waiters.subscribing = true;
+        boolean retry = waiters.ready.isDone();
+        CompletableFuture<Void> reply;
+        try {
+            StatefulRedisPubSubConnection<String, String> pubSub = connection();
+            reply = (sharded.getAsBoolean() ? pubSub.async().ssubscribe(waiters.names())
+                    : pubSub.async().subscribe(waiters.names())).toCompletableFuture();
+        }
+        catch (RuntimeException ex) {
+            reply = CompletableFuture.failedFuture(ex);
+        }
+        reply.whenComplete((ok, failure) -> subscribed(waiters, retry, failure));
+    }
+
+    private synchronized void subscribed(ChannelWaiters waiters, boolean retry, @Nullable Throwable failure) {
+        waiters.subscribing = false;
+        if (failure == null) {
+            waiters.confirmed = true;
+            waiters.ready.complete(null);
+            if (retry) {
+                // Releases published while the channel was not subscribed never reached us.
+                waiters.wakeWaiting();
+            }
+            return;
+        }
+        waiters.confirmed = false;
+        waiters.ready.completeExceptionally(failure);
+        if (closed || channels.get(waiters.channel()) != waiters) {
+            return;
+        }
+        log.debug("SUBSCRIBE {} failed; retrying in {}", waiters.channel(), RETRY_DELAY, failure);
+        retryLater(waiters);
+    }
+
+    private void retryLater(ChannelWaiters waiters) {
+        waiters.subscribing = true;
+        try {
+            scheduler.schedule(() -> resubscribe(waiters), RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        catch (java.util.concurrent.RejectedExecutionException ex) {
+            waiters.subscribing = false;
+        }
+    }
+
+    private synchronized void resubscribe(ChannelWaiters waiters) {
+        waiters.subscribing = false;
+        if (closed || channels.get(waiters.channel()) != waiters || waiters.confirmed) {
+            return;
+        }
+        if (waiters.refs() == 0) {
+            // Nobody waits: forget the channel instead of retrying; the next waiter subscribes anew.
+            forget(waiters);
+            return;
+        }
+        subscribe(waiters);
+    }
+
+    /** Marks every subscription as unconfirmed and restores it, e.g. after a reconnect. */
+    private synchronized void resubscribeAll() {
+        if (closed) {
+            return;
+        }
+        for (ChannelWaiters waiters : channels.values()) {
+            waiters.confirmed = false;
+            if (!waiters.subscribing) {
+                subscribe(waiters);
+            }
+        }
+    }
+
+    /** The server dropped a subscription we still hold (e.g. its Cluster slot moved): restore it. */
+    private synchronized void lost(String channel) {
+        ChannelWaiters waiters = channels.get(channel);
+        if (waiters == null || closed) {
+            return;
+        }
+        waiters.confirmed = false;
+        if (!waiters.subscribing) {
+            subscribe(waiters);
+        }
+    }
+
+    private void confirmed(String channel) {
+        ChannelWaiters waiters = channels.get(channel);
+        if (waiters != null && waiters.confirmations.getAndIncrement() > 0) {
+            // Lettuce restored the subscription after a reconnect: messages in between were lost.
+            waiters.wakeWaiting();
+        }
+    }
+
     synchronized void left(ChannelWaiters waiters) {
         if (waiters.refs() == 0 && !closed) {
+            // Under the monitor: a new waiter cannot join (and send anything) before this runs.
+            waiters.idle();
             waiters.unsubscribeTask = scheduler.schedule(() -> unsubscribeIfIdle(waiters), linger.toMillis(),
                     TimeUnit.MILLISECONDS);
         }
@@ -127,21 +263,42 @@ public final class UnlockSubscriptions {
             return;
         }
         channels.remove(waiters.channel());
+        Runnable hook = beforeUnsubscribe;
+        if (hook != null) {
+            hook.run();
+        }
+        StatefulRedisPubSubConnection<String, String> pubSub = connection;
+        if (pubSub == null) {
+            forget(waiters);
+            return;
+        }
+        CompletableFuture<Void> reply;
+        try {
+            reply = (sharded.getAsBoolean() ? pubSub.async().sunsubscribe(waiters.names())
+                    : pubSub.async().unsubscribe(waiters.names())).toCompletableFuture();
+        }
+        catch (RuntimeException ex) {
+            reply = CompletableFuture.failedFuture(ex);
+        }
+        // Until the server confirms, it may still deliver a targeted wake-up on the alias: keep the
+        // alias entry so that onMessage passes such a wake-up on.
+        reply.whenComplete((ok, failure) -> {
+            if (failure != null) {
+                log.debug("UNSUBSCRIBE {} failed", waiters.channel(), failure);
+            }
+            forget(waiters);
+        });
+    }
+
+    private void forget(ChannelWaiters waiters) {
+        channels.remove(waiters.channel(), waiters);
         String alias = waiters.alias();
         if (alias != null) {
             aliases.remove(alias, waiters);
         }
-        StatefulRedisPubSubConnection<String, String> pubSub = connection;
-        if (pubSub != null) {
-            String[] names = alias == null ? new String[] {waiters.channel()} : new String[] {waiters.channel(), alias};
-            pubSub.async().unsubscribe(names).exceptionally(failure -> {
-                log.debug("UNSUBSCRIBE {} failed", waiters.channel(), failure);
-                return null;
-            });
-        }
     }
 
-    private StatefulRedisPubSubConnection<String, String> connection() {
+    private synchronized StatefulRedisPubSubConnection<String, String> connection() {
         if (connection == null) {
             StatefulRedisPubSubConnection<String, String> pubSub = connector.get();
             pubSub.addListener(new RedisPubSubAdapter<>() {
@@ -149,10 +306,56 @@ public final class UnlockSubscriptions {
                 public void message(String channel, String message) {
                     onMessage(channel, message);
                 }
+
+                @Override
+                public void smessage(String channel, String message) {
+                    onMessage(channel, message);
+                }
+
+                @Override
+                public void subscribed(String channel, long count) {
+                    confirmed(channel);
+                }
+
+                @Override
+                public void ssubscribed(String channel, long count) {
+                    confirmed(channel);
+                }
+
+                @Override
+                public void unsubscribed(String channel, long count) {
+                    later(() -> lost(channel));
+                }
+
+                @Override
+                public void sunsubscribed(String channel, long count) {
+                    later(() -> lost(channel));
+                }
+            });
+            pubSub.addListener(new RedisConnectionStateListener() {
+                @Override
+                public void onRedisConnected(RedisChannelHandler<?, ?> handler, java.net.SocketAddress address) {
+                    // Lettuce re-subscribes by itself, but a re-subscription that fails (e.g. the
+                    // channel permission was revoked meanwhile) would never be retried: do it here.
+                    later(UnlockSubscriptions.this::resubscribeAll);
+                }
             });
             connection = pubSub;
         }
         return connection;
+    }
+
+    /** Runs off Lettuce's event loop, which must never block on a Redis reply. */
+    private void later(Runnable task) {
+        if (closed) {
+            return;
+        }
+        try {
+            scheduler.execute(task);
+        }
+        catch (java.util.concurrent.RejectedExecutionException ex) {
+            // The client is closing.
+        }
     }
 
     private void onMessage(String channel, String message) {

@@ -2,8 +2,10 @@
 -- listed client nobody listens for any more (it died or left) is unlisted and the next one tried.
 -- Broadcasts on the shared channel, which also wakes Redisson's waiters, when no listed client
 -- listens or targeting is off (prefix '').
--- waiters: set of listed client ids; prefix: per-client channel prefix; channel: shared channel
-local function wake_one_client(waiters, prefix, channel, message)
+-- waiters: set of listed client ids; prefix: per-client channel prefix; channel: shared channel;
+-- publish: the broadcast's command (SPUBLISH where Redisson's waiters listen on sharded channels).
+-- Targeting is off in a cluster, so the per-client channels always use plain PUBLISH.
+local function wake_one_client(waiters, prefix, channel, message, publish)
     local woken = 0
     if prefix ~= '' then
         while woken == 0 do
@@ -18,6 +20,6 @@ local function wake_one_client(waiters, prefix, channel, message)
         end
     end
     if woken == 0 then
-        redis.call('publish', channel, message)
+        redis.call(publish, channel, message)
     end
 end
