@@ -13,14 +13,14 @@ import dev.distlock.core.RedisLock;
 /**
  * Tells whether the key of a lock name holds a Distlock/Redisson lock, and of which kind, so that the
  * endpoint shows and force-unlocks locks only. A lock is a hash whose fields are owner fields
- * ({@code <client uuid>:<owner id>}, {@code :write} for a writer's own field) with positive hold
+ * ({@code <client uuid>:<owner id>}, the id negative for asynchronous owners, {@code :write} for a writer's own field) with positive hold
  * counts, plus {@code mode} ({@code read} or {@code write}) for a read-write lock; a fair lock may
  * also have a waiter queue. Anything else (a string, a list, a hash with other fields) is not a lock.
  */
 final class LockKeyInspector {
 
     private static final Pattern OWNER_FIELD = Pattern.compile(
-            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}:\\d+(:write)?");
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}:-?\\d+(:write)?");
 
     private LockKeyInspector() {
     }
