@@ -275,6 +275,18 @@ class DistlockAutoConfigurationTests {
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(LockClient.class));
     }
 
+    private String deprecation(String name) throws Exception {
+        try (InputStream in = getClass().getClassLoader()
+                .getResourceAsStream("META-INF/additional-spring-configuration-metadata.json")) {
+            for (JsonNode property : JsonMapper.builder().build().readTree(in).get("properties")) {
+                if (property.get("name").asText().equals(name)) {
+                    return property.get("deprecation").get("replacement").asText();
+                }
+            }
+        }
+        return null;
+    }
+
     @Test
     void everyPropertyHasADescription() throws Exception {
         JsonMapper mapper = JsonMapper.builder().build();
@@ -298,6 +310,8 @@ class DistlockAutoConfigurationTests {
         }
         assertThat(count).isGreaterThanOrEqualTo(20);
         assertThat(undocumented).isEmpty();
+        assertThat(deprecation("distlock.endpoint.force-unlock-enabled")).isEqualTo("management.endpoint.distlock.access");
+        assertThat(deprecation("distlock.redis.ssl")).isEqualTo("distlock.redis.ssl.enabled");
         assertThat(Map.of()).isEmpty();
     }
 }
