@@ -201,6 +201,28 @@ class DistlockConnectionDetailsTests {
     }
 
     @Test
+    void whenServiceConnectionProvidesBootDetailsWithoutSpringDataRedisThenTheyAreUsed() {
+        // spring-boot-data-redis holds the Testcontainers and Docker Compose factories and needs no
+        // spring-data-redis class for them; Boot's Redis auto-configuration is then off.
+        runner.withClassLoader(new FilteredClassLoader("org.springframework.data.redis"))
+                .withBean(DataRedisConnectionDetails.class, () -> new DataRedisConnectionDetails() {
+                    @Override
+                    public Standalone getStandalone() {
+                        return Standalone.of("container", 32769, 0);
+                    }
+
+                    @Override
+                    public String getPassword() {
+                        return "container-pw";
+                    }
+                }).run(context -> {
+                    assertThat(context).hasSingleBean(DataRedisDistlockConnectionDetails.class);
+                    assertThat(options(context).uri()).isEqualTo("redis://container:32769");
+                    assertThat(options(context).password()).isEqualTo("container-pw");
+                });
+    }
+
+    @Test
     void whenRedLockNodesAreSetThenTheyShareCredentialsTlsNameListenersAndCustomizers() {
         runner.withPropertyValues("distlock.redis.url=rediss://h:1", "distlock.redis.username=app",
                 "distlock.redis.password=pw", "distlock.redis.client-name=orders",
