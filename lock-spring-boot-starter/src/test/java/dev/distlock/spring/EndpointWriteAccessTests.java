@@ -115,7 +115,7 @@ class EndpointWriteAccessTests {
         await().atMost(Duration.ofSeconds(10)).until(() -> holder.inspect("ep-fair").queueLength() == 1);
         assertThat(send("GET", "ep-fair").body()).contains("\"kind\":\"fair\"");
         assertThat(send("DELETE", "ep-fair").body()).contains("\"unlocked\":true");
-        // The holder's lease has 60 s left: only a wake-up from the fair release lets the waiter in now.
+        // The holder's lease has 60 s left: the waiter gets in only because the lock was released.
         assertThat(acquired.get(10, TimeUnit.SECONDS)).isTrue();
     }
 
