@@ -6,6 +6,8 @@ import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
+import io.lettuce.core.SslOptions;
+
 /**
  * Immutable settings of a {@link LockClient}. Build with {@link #builder()}.
  *
@@ -39,6 +41,8 @@ public final class LockClientOptions {
     private final @Nullable String username;
     private final @Nullable String password;
     private final @Nullable Integer database;
+    private final boolean ssl;
+    private final @Nullable SslOptions sslOptions;
 
     private LockClientOptions(Builder b) {
         this.uri = b.uri;
@@ -56,6 +60,8 @@ public final class LockClientOptions {
         this.username = b.username;
         this.password = b.password;
         this.database = b.database;
+        this.ssl = b.ssl;
+        this.sslOptions = b.sslOptions;
     }
 
     /**
@@ -141,6 +147,16 @@ public final class LockClientOptions {
         return database;
     }
 
+    /** @return whether every node is reached over TLS (set by {@link Builder#ssl}); a {@code rediss://} URI uses TLS either way */
+    public boolean ssl() {
+        return ssl;
+    }
+
+    /** @return Lettuce's TLS settings (trust and key material), or {@code null} for the JVM's defaults */
+    public @Nullable SslOptions sslOptions() {
+        return sslOptions;
+    }
+
     /** Builder of {@link LockClientOptions}; not thread-safe. */
     public static final class Builder {
 
@@ -159,6 +175,8 @@ public final class LockClientOptions {
         private @Nullable String username;
         private @Nullable String password;
         private @Nullable Integer database;
+        private boolean ssl;
+        private @Nullable SslOptions sslOptions;
 
         private Builder() {
         }
@@ -216,6 +234,20 @@ public final class LockClientOptions {
                 throw new IllegalArgumentException("'database' must not be negative, was " + database);
             }
             this.database = database;
+            return this;
+        }
+
+        /**
+         * Connects over TLS to every node: the server, the sentinels and the master and replicas
+         * they name, or every Cluster node. A {@code rediss://} URI uses TLS for its own node
+         * without this.
+         * @param sslOptions Lettuce's TLS settings (trust and key material, protocols, ciphers),
+         * also used by {@code rediss://} URIs; {@code null} for the JVM's default trust store
+         * @return this builder
+         */
+        public Builder ssl(@Nullable SslOptions sslOptions) {
+            this.ssl = true;
+            this.sslOptions = sslOptions;
             return this;
         }
 

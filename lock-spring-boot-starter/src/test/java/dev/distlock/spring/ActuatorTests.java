@@ -62,6 +62,11 @@ class ActuatorTests {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    private HttpResponse<String> delete(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     @Test
     void shouldPublishMetricsTaggedByTemplateName() throws Exception {
         service.byParameterName("m-1");
@@ -88,8 +93,9 @@ class ActuatorTests {
             HttpResponse<String> one = get("/actuator/distlock/future:ep");
             assertThat(one.body()).contains("\"locked\":true").contains("\"queueLength\":0")
                     .contains("\"holders\":{\"" + client.getId() + ":");
-            HttpResponse<String> force = post("/actuator/distlock/future:ep");
-            assertThat(force.body()).contains("\"unlocked\":false").contains("force-unlock-enabled");
+            // Read-only by default: neither the old POST nor the DELETE operation reaches force-unlock.
+            assertThat(post("/actuator/distlock/future:ep").statusCode()).isBetween(400, 499);
+            assertThat(delete("/actuator/distlock/future:ep").statusCode()).isBetween(400, 499);
             assertThat(client.getLock("future:ep").isLocked()).isTrue();
         }
         finally {

@@ -16,7 +16,11 @@ final class RespClient {
     }
 
     static String call(String host, int port, int timeoutMillis, String... args) {
-        try (Socket socket = new Socket()) {
+        return call(javax.net.SocketFactory.getDefault(), host, port, timeoutMillis, args);
+    }
+
+    static String call(javax.net.SocketFactory sockets, String host, int port, int timeoutMillis, String... args) {
+        try (Socket socket = sockets.createSocket()) {
             socket.connect(new InetSocketAddress(host, port), timeoutMillis);
             socket.setSoTimeout(timeoutMillis);
             StringBuilder request = new StringBuilder("*").append(args.length).append("\r\n");

@@ -1,6 +1,7 @@
 package dev.distlock.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -12,11 +13,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
@@ -32,9 +40,11 @@ import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.RedLockClients;
 
 /**
- * Auto-configures a {@link LockClient} and a {@link LockTemplate} from {@code distlock.*}.
+ * Auto-configures a {@link LockClient} and a {@link LockTemplate} from {@code distlock.*}, connected
+ * through a {@link DistlockConnectionDetails} bean.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration" })
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
 public final class DistlockAutoConfiguration {
@@ -47,20 +57,22 @@ public final class DistlockAutoConfiguration {
         return new ActiveHolds(lazy(observer), properties.getLeaseLostPolicy());
     }
 
+    @Bean
+    @ConditionalOnMissingBean(DistlockConnectionDetails.class)
+    PropertiesDistlockConnectionDetails distlockConnectionDetails(DistlockProperties properties,
+            ObjectProvider<SslBundles> sslBundles) {
+        return new PropertiesDistlockConnectionDetails(properties.getRedis(), sslBundles.getIfAvailable());
+    }
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    LockClient distlockClient(DistlockProperties properties, Environment environment, ActiveHolds holds,
-            ObjectProvider<LockListener> listeners, ObjectProvider<DistlockClientCustomizer> customizers,
-            ObjectProvider<RedisConnectionResolver.SpringRedisConnection> springRedis) {
-        LockClientOptions.Builder builder = LockClientOptions.builder()
-                .keyPrefix(properties.getKeyPrefix())
-                .watchdogTimeout(properties.getWatchdogTimeout())
-                .commandTimeout(properties.getRedis().getTimeout())
-                .clientName(properties.getRedis().getClientName())
+    LockClient distlockClient(DistlockProperties properties, DistlockConnectionDetails connectionDetails,
+            ActiveHolds holds, ObjectProvider<LockListener> listeners,
+            ObjectProvider<DistlockClientCustomizer> customizers) {
+        LockClientOptions.Builder builder = commonOptions(properties)
                 .listener(new DistlockLockListener(holds, listeners.orderedStream().toList()));
-        RedisConnectionResolver.Source source = RedisConnectionResolver.apply(builder, properties.getRedis(),
-                springRedis.getIfAvailable(), environment);
-        logger.debug("Distlock connects using the {} connection settings", source);
+        DistlockConnections.apply(builder, connectionDetails);
+        logger.debug("Distlock connects using {}", connectionDetails.getClass().getSimpleName());
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         LockClient client = LockClient.create(builder.build());
         if (properties.isFailFast()) {
@@ -71,20 +83,41 @@ public final class DistlockAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    RedLockClients distlockRedLockClients(DistlockProperties properties) {
-        List<LockClient> clients = properties.getRedlock().getNodes().stream()
-                .map(node -> LockClient.create(LockClientOptions.builder()
-                        .uri(node)
-                        .keyPrefix(properties.getKeyPrefix())
-                        .watchdogTimeout(properties.getWatchdogTimeout())
-                        .commandTimeout(properties.getRedis().getTimeout())
-                        .build()))
-                .toList();
+    RedLockClients distlockRedLockClients(DistlockProperties properties, DistlockConnectionDetails connectionDetails,
+            ActiveHolds holds, ObjectProvider<LockListener> listeners,
+            ObjectProvider<DistlockClientCustomizer> customizers) {
+        List<String> nodes = properties.getRedlock().getNodes();
+        List<LockListener> delegates = listeners.orderedStream().toList();
+        List<LockClient> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < nodes.size(); i++) {
+                // The same credentials, TLS, client name, listeners and customizers as the main client,
+                // so that red holds are reported, measured and policed like the others.
+                LockClientOptions.Builder builder = commonOptions(properties)
+                        .listener(DistlockLockListener.forRedLockNode(holds, delegates, i, nodes.size()));
+                DistlockConnections.applyCredentialsAndTls(builder, connectionDetails);
+                customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+                builder.uri(nodes.get(i).trim());
+                clients.add(LockClient.create(builder.build()));
+            }
+        }
+        catch (RuntimeException ex) {
+            clients.forEach(LockClient::close);
+            throw ex;
+        }
         RedLockClients redLockClients = new RedLockClients(clients);
         if (properties.isFailFast()) {
             clients.forEach(client -> checkReachable(client, "distlock.redlock.nodes"));
         }
         return redLockClients;
+    }
+
+    private static LockClientOptions.Builder commonOptions(DistlockProperties properties) {
+        return LockClientOptions.builder()
+                .keyPrefix(properties.getKeyPrefix())
+                .watchdogTimeout(properties.getWatchdogTimeout())
+                .commandTimeout(properties.getRedis().getTimeout())
+                .clientName(properties.getRedis().getClientName());
     }
 
     @Bean
@@ -135,15 +168,47 @@ public final class DistlockAutoConfiguration {
         };
     }
 
-    /** Uses Spring Boot's Redis connection details when spring-boot-data-redis provides them. */
+    /**
+     * Uses Spring Boot's Redis connection details when spring-boot-data-redis provides them and no
+     * Distlock connection is set in {@code distlock.redis.*}. Registered before the properties-backed
+     * details, which then back off.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(DataRedisConnectionDetails.class)
-    static class DataRedisConnectionConfiguration {
+    @ConditionalOnBean(DataRedisConnectionDetails.class)
+    @Conditional(NoDistlockRedisConnectionCondition.class)
+    static class DataRedisConnectionDetailsConfiguration {
 
         @Bean
-        @ConditionalOnBean(DataRedisConnectionDetails.class)
-        RedisConnectionResolver.SpringRedisConnection distlockSpringRedisConnection(DataRedisConnectionDetails details) {
-            return DataRedisConnections.adapt(details);
+        @ConditionalOnMissingBean(DistlockConnectionDetails.class)
+        DataRedisDistlockConnectionDetails distlockDataRedisConnectionDetails(DataRedisConnectionDetails details,
+                Environment environment) {
+            return new DataRedisDistlockConnectionDetails(details, bootUrlUsesSsl(details, environment));
+        }
+
+        private static boolean bootUrlUsesSsl(DataRedisConnectionDetails details, Environment environment) {
+            // Only Boot's properties-backed details come from spring.data.redis.url; a service
+            // connection describes its own TLS through its SSL bundle.
+            if (!details.getClass().getSimpleName().equals("PropertiesDataRedisConnectionDetails")) {
+                return false;
+            }
+            String url = environment.getProperty("spring.data.redis.url");
+            return url != null && url.trim().regionMatches(true, 0, "rediss://", 0, 9)
+                    && !"false".equalsIgnoreCase(environment.getProperty("spring.data.redis.ssl.enabled"));
+        }
+    }
+
+    /** Matches when {@code distlock.redis.*} names no connection (URL, Sentinel master or Cluster nodes). */
+    static final class NoDistlockRedisConnectionCondition extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            Binder binder = Binder.get(context.getEnvironment());
+            DistlockProperties.Redis redis = binder.bind("distlock.redis", DistlockProperties.Redis.class)
+                    .orElseGet(DistlockProperties.Redis::new);
+            return PropertiesDistlockConnectionDetails.isConnectionSet(redis)
+                    ? ConditionOutcome.noMatch("a distlock.redis connection is set")
+                    : ConditionOutcome.match("no distlock.redis connection is set");
         }
     }
 }

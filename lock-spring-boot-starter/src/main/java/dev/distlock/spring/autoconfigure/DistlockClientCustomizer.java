@@ -4,7 +4,9 @@ import dev.distlock.core.LockClientOptions;
 
 /**
  * Callback to adjust the {@link LockClientOptions} of the auto-configured
- * {@link dev.distlock.core.LockClient} before it is built. Beans of this type run in order.
+ * {@link dev.distlock.core.LockClient} before it is built, and of each red-lock node's client
+ * ({@code distlock.redlock.nodes}, whose URI is set after the customizers run). Beans of this type
+ * run in order.
  */
 @FunctionalInterface
 public interface DistlockClientCustomizer {

@@ -1,5 +1,8 @@
 package dev.distlock.spring.autoconfigure;
 
+import java.util.List;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,9 +14,11 @@ import org.springframework.context.annotation.Bean;
 import dev.distlock.core.LockClient;
 import dev.distlock.spring.internal.ActiveHolds;
 import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.RedLockClients;
 
 /**
- * The {@code distlock} Actuator endpoint, when exposed.
+ * The {@code distlock} Actuator endpoint, when exposed; read-only unless
+ * {@code management.endpoint.distlock.access=unrestricted}.
  */
 @AutoConfiguration(after = DistlockAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
@@ -23,7 +28,9 @@ public final class DistlockEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DistlockEndpoint distlockEndpoint(LockClient client, ActiveHolds holds, DistlockProperties properties) {
-        return new DistlockEndpoint(client, holds, properties.getEndpoint().isForceUnlockEnabled());
+    DistlockEndpoint distlockEndpoint(LockClient client, ObjectProvider<RedLockClients> redLockClients,
+            ActiveHolds holds) {
+        RedLockClients red = redLockClients.getIfAvailable();
+        return new DistlockEndpoint(client, red != null ? red.clients() : List.of(), holds);
     }
 }

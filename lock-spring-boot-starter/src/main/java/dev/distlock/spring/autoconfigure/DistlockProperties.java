@@ -40,8 +40,6 @@ public class DistlockProperties {
 
     private final Watchdog watchdog = new Watchdog();
 
-    private final Endpoint endpoint = new Endpoint();
-
     public boolean isEnabled() {
         return enabled;
     }
@@ -102,10 +100,6 @@ public class DistlockProperties {
         return watchdog;
     }
 
-    public Endpoint getEndpoint() {
-        return endpoint;
-    }
-
     /** Redis connection of the lock client. */
     public static class Redis {
 
@@ -125,8 +119,7 @@ public class DistlockProperties {
         /** Database index, overriding the one in the URL; also applies with Sentinel. */
         private @Nullable Integer database;
 
-        /** Whether to use TLS, overriding the URL's scheme. */
-        private @Nullable Boolean ssl;
+        private Ssl ssl = new Ssl();
 
         /** Bound on every Redis command. */
         private Duration timeout = Duration.ofSeconds(3);
@@ -170,11 +163,15 @@ public class DistlockProperties {
             this.database = database;
         }
 
-        public @Nullable Boolean getSsl() {
+        public Ssl getSsl() {
             return ssl;
         }
 
-        public void setSsl(@Nullable Boolean ssl) {
+        /**
+         * Replaces the TLS settings; also binds the deprecated boolean form {@code distlock.redis.ssl=true}.
+         * @param ssl the settings
+         */
+        public void setSsl(Ssl ssl) {
             this.ssl = ssl;
         }
 
@@ -200,6 +197,51 @@ public class DistlockProperties {
 
         public Cluster getCluster() {
             return cluster;
+        }
+    }
+
+    /** TLS of the distlock.redis connection. */
+    public static class Ssl {
+
+        /**
+         * Whether to use TLS, overriding the URL's scheme. Enabled automatically by a rediss:// URL or
+         * when a bundle is set.
+         */
+        private @Nullable Boolean enabled;
+
+        /** SSL bundle (spring.ssl.bundle.*) with the trust and key material; the JVM's defaults when not set. */
+        private @Nullable String bundle;
+
+        /**
+         * Binds the deprecated boolean form {@code distlock.redis.ssl=true|false}.
+         * @param enabled {@code true} or {@code false}
+         * @return settings with only {@code enabled} set
+         */
+        public static Ssl valueOf(String enabled) {
+            String value = enabled.trim();
+            if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                throw new IllegalArgumentException("distlock.redis.ssl must be true or false, was '" + enabled
+                        + "'; prefer distlock.redis.ssl.enabled and distlock.redis.ssl.bundle");
+            }
+            Ssl ssl = new Ssl();
+            ssl.setEnabled(Boolean.parseBoolean(value));
+            return ssl;
+        }
+
+        public @Nullable Boolean getEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(@Nullable Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public @Nullable String getBundle() {
+            return bundle;
+        }
+
+        public void setBundle(@Nullable String bundle) {
+            this.bundle = bundle;
         }
     }
 
@@ -295,7 +337,11 @@ public class DistlockProperties {
     /** Red locks. */
     public static class Redlock {
 
-        /** Independent Redis masters of red locks (LockType.RED), as redis:// URLs; a majority must grant a lock. */
+        /**
+         * Independent Redis masters of red locks (LockType.RED), as redis:// or rediss:// URLs; a majority
+         * must grant a lock. Each node's client uses the main connection's credentials (unless its URL has
+         * its own), TLS settings, client name, customizers and listeners.
+         */
         private List<String> nodes = new ArrayList<>();
 
         public List<String> getNodes() {
@@ -337,21 +383,6 @@ public class DistlockProperties {
 
         public void setMaxHold(@Nullable Duration maxHold) {
             this.maxHold = maxHold;
-        }
-    }
-
-    /** The distlock Actuator endpoint. */
-    public static class Endpoint {
-
-        /** Whether the endpoint's force-unlock write operation is allowed. */
-        private boolean forceUnlockEnabled = false;
-
-        public boolean isForceUnlockEnabled() {
-            return forceUnlockEnabled;
-        }
-
-        public void setForceUnlockEnabled(boolean forceUnlockEnabled) {
-            this.forceUnlockEnabled = forceUnlockEnabled;
         }
     }
 }

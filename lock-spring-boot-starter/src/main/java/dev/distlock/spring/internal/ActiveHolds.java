@@ -123,6 +123,30 @@ public final class ActiveHolds {
         }
     }
 
+    /**
+     * Called when one red-lock node reports a lost lease: the hold is lost once fewer than a quorum
+     * of nodes can still hold it.
+     * @param lockName lock name
+     * @param ownerId owner id
+     * @param node index of the node that lost it
+     * @param nodes number of nodes
+     */
+    public void redLockNodeLeaseLost(String lockName, long ownerId, int node, int nodes) {
+        Entry entry = holds.get(key(lockName, ownerId));
+        if (entry == null || entry.request.type() != LockType.RED) {
+            return;
+        }
+        entry.lostRedLockNodes.add(node);
+        int quorum = nodes / 2 + 1;
+        if (nodes - entry.lostRedLockNodes.size() < quorum) {
+            leaseLost(lockName, ownerId);
+        }
+        else {
+            logger.info("Red lock '{}' lost its lease on node {} of {}; {} still hold it (quorum {})", lockName, node,
+                    nodes, nodes - entry.lostRedLockNodes.size(), quorum);
+        }
+    }
+
     private static String key(String lockName, long ownerId) {
         return ownerId + ":" + lockName;
     }
@@ -138,6 +162,7 @@ public final class ActiveHolds {
         int count = 1;
         volatile boolean lost;
         volatile @Nullable Runnable canceller;
+        final java.util.Set<Integer> lostRedLockNodes = ConcurrentHashMap.newKeySet();
 
         Entry(LockRequest request, String lockName, long ownerId, @Nullable Thread thread) {
             this.request = request;

@@ -1,42 +1,50 @@
 package dev.distlock.spring.internal;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
-import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockClient;
+import dev.distlock.core.LockException;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLock;
 
 /**
- * The {@code distlock} Actuator endpoint: the locks this instance holds and waits for, a lock's
- * state in Redis, and (only when {@code distlock.endpoint.force-unlock-enabled=true}) force-unlock.
+ * The {@code distlock} Actuator endpoint, read-only by default: the locks this instance holds
+ * (red locks included) and waits for, and one lock's state in Redis. Force-unlock is a delete
+ * operation, available only when write access is granted
+ * ({@code management.endpoint.distlock.access=unrestricted}). Both read and delete only keys that
+ * are Distlock/Redisson locks, and answer with {@code state = unknown} and an {@code error} while
+ * Redis is unreachable.
  */
-@Endpoint(id = "distlock")
+@Endpoint(id = "distlock", defaultAccess = Access.READ_ONLY)
 public class DistlockEndpoint {
 
     private final LockClient client;
+    private final List<LockClient> redLockClients;
     private final ActiveHolds holds;
-    private final boolean forceUnlockEnabled;
 
     /**
      * Creates the endpoint.
      * @param client the lock client
+     * @param redLockClients clients of the red-lock nodes
      * @param holds holds and waiters of the annotation and template
-     * @param forceUnlockEnabled whether force-unlock is allowed
      */
-    public DistlockEndpoint(LockClient client, ActiveHolds holds, boolean forceUnlockEnabled) {
+    public DistlockEndpoint(LockClient client, List<LockClient> redLockClients, ActiveHolds holds) {
         this.client = client;
+        this.redLockClients = List.copyOf(redLockClients);
         this.holds = holds;
-        this.forceUnlockEnabled = forceUnlockEnabled;
     }
 
     /**
@@ -45,77 +53,142 @@ public class DistlockEndpoint {
      */
     @ReadOperation
     public LocksReport locks() {
-        List<HeldLockReport> held = client.heldLocks().stream().map(this::report).toList();
+        List<HeldLockReport> held = new ArrayList<>();
+        client.heldLocks().forEach(h -> held.add(report(client, h, null)));
+        for (int i = 0; i < redLockClients.size(); i++) {
+            LockClient node = redLockClients.get(i);
+            int index = i;
+            node.heldLocks().forEach(h -> held.add(report(node, h, index)));
+        }
         List<WaiterReport> waiters = holds.waiters().stream()
-                .map(w -> new WaiterReport(w.lockName(), w.type().name().toLowerCase(java.util.Locale.ROOT), w.thread(), w.since()))
+                .map(w -> new WaiterReport(w.lockName(), w.type().name().toLowerCase(Locale.ROOT), w.thread(), w.since()))
                 .toList();
         return new LocksReport(client.getId(), held, waiters);
     }
 
     /**
-     * Reads one lock's state from Redis.
+     * Reads one lock's state from Redis, and from each red-lock node.
      * @param name lock name
      * @return the state
      */
     @ReadOperation
     public LockState lock(@Selector String name) {
-        LockInfo info = client.inspect(name);
-        List<HeldLockReport> local = client.heldLocks().stream().filter(h -> h.name().equals(name)).map(this::report).toList();
-        return new LockState(name, info.locked(), info.remainingTtlMillis() >= 0 ? info.remainingTtlMillis() : null,
-                info.mode(), info.holders(), info.queueLength(), local);
+        List<HeldLockReport> local = new ArrayList<>();
+        client.heldLocks().stream().filter(h -> h.name().equals(name)).forEach(h -> local.add(report(client, h, null)));
+        List<NodeState> nodes = new ArrayList<>();
+        for (int i = 0; i < redLockClients.size(); i++) {
+            LockClient node = redLockClients.get(i);
+            int index = i;
+            node.heldLocks().stream().filter(h -> h.name().equals(name)).forEach(h -> local.add(report(node, h, index)));
+            nodes.add(nodeState(i, node, name));
+        }
+        NodeState main = nodeState(null, client, name);
+        return new LockState(name, main.state(), main.kind(), main.locked(), main.remainingTtlMillis(), main.mode(),
+                main.holders(), main.queueLength(), main.error(), local, nodes);
     }
 
     /**
-     * Deletes a lock whoever holds it. Disabled unless {@code distlock.endpoint.force-unlock-enabled=true}.
+     * Deletes a lock whoever holds it, through its kind's own release so that its waiters are woken,
+     * on the main Redis and on every red-lock node. A key that is not a lock is left untouched.
+     * Available only with {@code management.endpoint.distlock.access=unrestricted}.
      * @param name lock name
      * @return what happened
      */
-    @WriteOperation
-    public Map<String, Object> forceUnlock(@Selector String name) {
-        Map<String, Object> result = new LinkedHashMap<>();
-        result.put("name", name);
-        if (!forceUnlockEnabled) {
-            result.put("unlocked", false);
-            result.put("reason", "force-unlock is disabled; set distlock.endpoint.force-unlock-enabled=true");
-            return result;
+    @DeleteOperation
+    public ForceUnlockResult forceUnlock(@Selector String name) {
+        List<String> notLocks = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        boolean unlocked = forceUnlock(client, "redis", name, notLocks, errors);
+        for (int i = 0; i < redLockClients.size(); i++) {
+            unlocked |= forceUnlock(redLockClients.get(i), "redlock[" + i + "]", name, notLocks, errors);
         }
-        result.put("unlocked", client.getLock(name).forceUnlock());
-        return result;
+        return new ForceUnlockResult(name, unlocked, notLocks, errors);
     }
 
-    private HeldLockReport report(HeldLock held) {
+    private static boolean forceUnlock(LockClient target, String label, String name, List<String> notLocks,
+            List<String> errors) {
+        try {
+            LockKeyInspector.Inspection inspection = LockKeyInspector.inspect(target, name);
+            if (inspection.kind() == LockKeyInspector.Kind.NOT_A_LOCK) {
+                notLocks.add(label + ": not a lock, left untouched (" + inspection.reason() + ")");
+                return false;
+            }
+            RedisLock lock = LockKeyInspector.releasable(target, name, inspection);
+            return lock != null && lock.forceUnlock();
+        }
+        catch (LockException ex) {
+            errors.add(label + ": " + ex.getMessage());
+            return false;
+        }
+    }
+
+    private static NodeState nodeState(@Nullable Integer node, LockClient target, String name) {
+        try {
+            LockKeyInspector.Inspection inspection = LockKeyInspector.inspect(target, name);
+            LockInfo info = inspection.info();
+            if (info == null) {
+                return new NodeState(node, "not-a-lock", null, null, null, null, Map.of(), 0, inspection.reason());
+            }
+            String kind = switch (inspection.kind()) {
+                case REENTRANT -> "reentrant";
+                case FAIR -> "fair";
+                case READ_WRITE -> "read-write";
+                default -> null;
+            };
+            return new NodeState(node, info.locked() ? "locked" : "unlocked", kind, info.locked(),
+                    info.remainingTtlMillis() >= 0 ? info.remainingTtlMillis() : null, info.mode(), info.holders(),
+                    info.queueLength(), null);
+        }
+        catch (LockException ex) {
+            return new NodeState(node, "unknown", null, null, null, null, Map.of(), 0, ex.getMessage());
+        }
+    }
+
+    private HeldLockReport report(LockClient owner, HeldLock held, @Nullable Integer redLockNode) {
         ActiveHolds.Entry entry = holds.find(held.name(), held.ownerId());
-        long ttl = client.getLock(held.name()).remainTimeToLive();
-        return new HeldLockReport(held.name(), held.kind(), entry != null ? entry.template() : null,
-                entry != null ? entry.threadName() : null, held.ownerId(), held.holdCount(), held.since(),
-                ttl >= 0 ? ttl : null, held.watchdog(), entry != null ? entry.description() : null);
+        Long ttl = null;
+        String error = null;
+        try {
+            long remaining = owner.getLock(held.name()).remainTimeToLive();
+            ttl = remaining >= 0 ? remaining : null;
+        }
+        catch (LockException ex) {
+            error = ex.getMessage();
+        }
+        String type = redLockNode != null ? "red" : held.kind();
+        return new HeldLockReport(held.name(), type, redLockNode, entry != null ? entry.template() : null,
+                entry != null ? entry.threadName() : null, held.ownerId(), held.holdCount(), held.since(), ttl,
+                held.watchdog(), entry != null ? entry.description() : null, error);
     }
 
     /**
      * Locks held and waited for by this instance.
      * @param clientId the client's id
-     * @param held holds
+     * @param held holds, red-lock holds once per node
      * @param waiters waiters
      */
-    public record LocksReport(String clientId, List<HeldLockReport> held, List<WaiterReport> waiters) {
+    public record LocksReport(String clientId, List<HeldLockReport> held, List<WaiterReport> waiters)
+            implements OperationResponseBody {
     }
 
     /**
      * One hold.
      * @param name lock name
-     * @param type lock kind
+     * @param type lock kind ({@code red} for a red lock's hold on one node)
+     * @param redLockNode index of the red-lock node, else {@code null}
      * @param template annotation or template name, if known
      * @param ownerThread holding thread, {@code null} for asynchronous holds
      * @param ownerId owner id
      * @param holdCount reentrant count
      * @param heldSince when taken
-     * @param remainingTtlMillis lease left in Redis
+     * @param remainingTtlMillis lease left in Redis, {@code null} when unknown or gone
      * @param watchdog whether the watchdog renews it
      * @param method guarded method, if known
+     * @param error why the lease left could not be read, else {@code null}
      */
-    public record HeldLockReport(String name, String type, @Nullable String template, @Nullable String ownerThread,
-            long ownerId, int holdCount, Instant heldSince, @Nullable Long remainingTtlMillis, boolean watchdog,
-            @Nullable String method) {
+    public record HeldLockReport(String name, String type, @Nullable Integer redLockNode, @Nullable String template,
+            @Nullable String ownerThread, long ownerId, int holdCount, Instant heldSince,
+            @Nullable Long remainingTtlMillis, boolean watchdog, @Nullable String method, @Nullable String error) {
     }
 
     /**
@@ -131,15 +204,48 @@ public class DistlockEndpoint {
     /**
      * A lock's state in Redis.
      * @param name lock name
-     * @param locked whether anyone holds it
-     * @param remainingTtlMillis lease left, {@code null} when not locked
+     * @param state {@code locked}, {@code unlocked}, {@code not-a-lock} or {@code unknown} (Redis unreachable)
+     * @param kind {@code reentrant}, {@code fair} or {@code read-write} when locked or queued, else {@code null}
+     * @param locked whether anyone holds it, {@code null} when unknown or not a lock
+     * @param remainingTtlMillis lease left, {@code null} when not locked or unknown
      * @param mode {@code read}/{@code write} for a read-write lock, else {@code null}
      * @param holders every holder in Redis (owner field to hold count), whichever instance it is
      * @param queueLength fair-lock waiters queued in Redis
-     * @param localHolds holds of this instance
+     * @param error why the state is unknown or not a lock, else {@code null}
+     * @param localHolds holds of this instance, red-lock holds included
+     * @param redLockNodes the lock's state on each red-lock node
      */
-    public record LockState(String name, boolean locked, @Nullable Long remainingTtlMillis, @Nullable String mode,
-            Map<String, Long> holders, long queueLength, List<HeldLockReport> localHolds) {
+    public record LockState(String name, String state, @Nullable String kind, @Nullable Boolean locked,
+            @Nullable Long remainingTtlMillis, @Nullable String mode, Map<String, Long> holders, long queueLength,
+            @Nullable String error, List<HeldLockReport> localHolds, List<NodeState> redLockNodes)
+            implements OperationResponseBody {
     }
 
+    /**
+     * A lock's state on one Redis.
+     * @param node index of the red-lock node, {@code null} for the main Redis
+     * @param state {@code locked}, {@code unlocked}, {@code not-a-lock} or {@code unknown}
+     * @param kind lock kind, if a lock
+     * @param locked whether held, {@code null} when unknown or not a lock
+     * @param remainingTtlMillis lease left, if locked
+     * @param mode read-write mode, if any
+     * @param holders holders
+     * @param queueLength fair-lock waiters
+     * @param error why unknown or not a lock
+     */
+    public record NodeState(@Nullable Integer node, String state, @Nullable String kind, @Nullable Boolean locked,
+            @Nullable Long remainingTtlMillis, @Nullable String mode, Map<String, Long> holders, long queueLength,
+            @Nullable String error) {
+    }
+
+    /**
+     * Outcome of a force-unlock.
+     * @param name lock name
+     * @param unlocked whether a lock was deleted on any Redis
+     * @param notLocks Redis servers where the key is not a lock and was left untouched
+     * @param errors Redis servers that could not be reached
+     */
+    public record ForceUnlockResult(String name, boolean unlocked, List<String> notLocks, List<String> errors)
+            implements OperationResponseBody {
+    }
 }

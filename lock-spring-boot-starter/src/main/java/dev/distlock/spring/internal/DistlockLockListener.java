@@ -17,15 +17,37 @@ public final class DistlockLockListener implements LockListener {
 
     private final ActiveHolds holds;
     private final List<LockListener> delegates;
+    private final int redLockNode;
+    private final int redLockNodes;
 
     /**
-     * Creates the listener.
+     * Creates the listener of the main client.
      * @param holds registry of active holds
      * @param delegates application listeners
      */
     public DistlockLockListener(ActiveHolds holds, List<LockListener> delegates) {
+        this(holds, delegates, -1, 0);
+    }
+
+    private DistlockLockListener(ActiveHolds holds, List<LockListener> delegates, int redLockNode, int redLockNodes) {
         this.holds = holds;
         this.delegates = List.copyOf(delegates);
+        this.redLockNode = redLockNode;
+        this.redLockNodes = redLockNodes;
+    }
+
+    /**
+     * Creates the listener of one red-lock node's client: a lost lease there counts against the red
+     * lock's quorum instead of losing the hold outright.
+     * @param holds registry of active holds
+     * @param delegates application listeners
+     * @param node index of the node
+     * @param nodes number of nodes
+     * @return the listener
+     */
+    public static DistlockLockListener forRedLockNode(ActiveHolds holds, List<LockListener> delegates, int node,
+            int nodes) {
+        return new DistlockLockListener(holds, delegates, node, nodes);
     }
 
     @Override
@@ -45,7 +67,12 @@ public final class DistlockLockListener implements LockListener {
 
     @Override
     public void onLeaseLost(String lockName, long ownerId) {
-        holds.leaseLost(lockName, ownerId);
+        if (redLockNode >= 0) {
+            holds.redLockNodeLeaseLost(lockName, ownerId, redLockNode, redLockNodes);
+        }
+        else {
+            holds.leaseLost(lockName, ownerId);
+        }
         forEach(l -> l.onLeaseLost(lockName, ownerId));
     }
 

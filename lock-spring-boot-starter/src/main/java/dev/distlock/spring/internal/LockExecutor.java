@@ -102,7 +102,10 @@ public final class LockExecutor implements AutoCloseable {
             return null;
         }
         obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ACQUIRED, waited);
-        ActiveHolds.Entry entry = holds.register(request, lock.getName(), ownerId, thread);
+        // A red lock's members report events under the plain lock name, not the composite's name.
+        String holdName = request.type() == LockType.RED && request.names().size() == 1 ? request.names().get(0)
+                : lock.getName();
+        ActiveHolds.Entry entry = holds.register(request, holdName, ownerId, thread);
         Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token);
         if (scheduler != null && maxHold != null && request.leaseTime().isNegative()) {
             hold.maxHoldTask = scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
@@ -162,7 +165,7 @@ public final class LockExecutor implements AutoCloseable {
         Duration lease = hold.request.leaseTime();
         if (!hold.entry.lost && !hold.released && !lease.isNegative()
                 && System.nanoTime() - hold.acquiredNanos >= lease.toNanos()) {
-            holds.leaseLost(hold.lock.getName(), hold.ownerId);
+            holds.leaseLost(hold.entry.lockName(), hold.ownerId);
         }
         return hold.entry.lost;
     }
@@ -180,7 +183,7 @@ public final class LockExecutor implements AutoCloseable {
         catch (RuntimeException ex) {
             logger.debug("Releasing lock '{}' at max-hold failed", hold.lock.getName(), ex);
         }
-        holds.leaseLost(hold.lock.getName(), hold.ownerId);
+        holds.leaseLost(hold.entry.lockName(), hold.ownerId);
     }
 
     private static long millis(Duration duration) {

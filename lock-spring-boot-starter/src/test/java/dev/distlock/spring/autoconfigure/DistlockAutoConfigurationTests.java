@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -52,7 +53,8 @@ class DistlockAutoConfigurationTests {
                     .hasSingleBean(ActiveHolds.class).hasSingleBean(LockFactory.class)
                     .hasSingleBean(RedLockClients.class).hasSingleBean(ReactiveLockSupport.class)
                     .hasSingleBean(MicrometerLockObserver.class).hasSingleBean(DistlockHealthIndicator.class)
-                    .hasBean("distlockHealthIndicator").hasSingleBean(DistlockEndpoint.class);
+                    .hasBean("distlockHealthContributor").hasSingleBean(DistlockEndpoint.class)
+                    .hasSingleBean(DistlockConnectionDetails.class);
             LockClient client = context.getBean(LockClient.class);
             assertThat(client.getOptions().uri()).isEqualTo("redis://localhost:6379");
             assertThat(client.getOptions().keyPrefix()).isEmpty();
@@ -76,7 +78,10 @@ class DistlockAutoConfigurationTests {
                 "distlock.redis.client-name=orders", "distlock.key-prefix=app:", "distlock.watchdog-timeout=12s")
                 .run(context -> {
                     var options = context.getBean(LockClient.class).getOptions();
-                    assertThat(options.uri()).isEqualTo("rediss://app:s3cr%3At@cache.example:6380/2");
+                    assertThat(options.uri()).isEqualTo("rediss://cache.example:6380/2");
+                    assertThat(options.username()).isEqualTo("app");
+                    assertThat(options.password()).isEqualTo("s3cr:t");
+                    assertThat(options.ssl()).isTrue();
                     assertThat(options.keyPrefix()).isEqualTo("app:");
                     assertThat(options.watchdogTimeout()).hasSeconds(12);
                     assertThat(options.commandTimeout()).hasMillis(750);
@@ -116,15 +121,19 @@ class DistlockAutoConfigurationTests {
 
     @Test
     void whenSpringDataRedisPropertiesSetThenTheyAreUsed() {
-        runner.withPropertyValues("spring.data.redis.host=redis.internal", "spring.data.redis.port=6390",
+        runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class)).withPropertyValues("spring.data.redis.host=redis.internal", "spring.data.redis.port=6390",
                 "spring.data.redis.database=4", "spring.data.redis.password=pw")
-                .run(context -> assertThat(context.getBean(LockClient.class).getOptions().uri())
-                        .isEqualTo("redis://:pw@redis.internal:6390/4"));
+                .run(context -> {
+                    var options = context.getBean(LockClient.class).getOptions();
+                    assertThat(options.uri()).isEqualTo("redis://redis.internal:6390/4");
+                    assertThat(options.password()).isEqualTo("pw");
+                });
     }
 
     @Test
     void whenSpringDataRedisUrlSetThenItIsUsed() {
-        runner.withPropertyValues("spring.data.redis.url=redis://data:6391")
+        runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.url=redis://data:6391")
                 .run(context -> assertThat(context.getBean(LockClient.class).getOptions().uri()).isEqualTo("redis://data:6391"));
     }
 
@@ -141,7 +150,8 @@ class DistlockAutoConfigurationTests {
 
     @Test
     void whenDistlockRedisAndSpringDataRedisSetThenDistlockWins() {
-        runner.withPropertyValues("spring.data.redis.host=other", "distlock.redis.url=redis://mine:6379")
+        runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.host=other", "distlock.redis.url=redis://mine:6379")
                 .run(context -> assertThat(context.getBean(LockClient.class).getOptions().uri()).isEqualTo("redis://mine:6379"));
     }
 
@@ -170,12 +180,12 @@ class DistlockAutoConfigurationTests {
         List<String> missing = new ArrayList<>();
         for (Class<?> configuration : List.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class,
                 DistlockAspectAutoConfiguration.ReactorConfiguration.class, DistlockMetricsAutoConfiguration.class,
-                DistlockHealthAutoConfiguration.class, DistlockEndpointAutoConfiguration.class)) {
+                DistlockHealthAutoConfiguration.class, DistlockEndpointAutoConfiguration.class,
+                DistlockAutoConfiguration.DataRedisConnectionDetailsConfiguration.class)) {
             for (Method method : configuration.getDeclaredMethods()) {
                 if (AnnotatedElementUtils.hasAnnotation(method, Bean.class)
                         && !AnnotatedElementUtils.hasAnnotation(method, ConditionalOnMissingBean.class)
-                        && !method.getName().equals("distlockAdvisorOrderCheck")
-                        && !method.getName().equals("distlockSpringRedisConnection")) {
+                        && !method.getName().equals("distlockAdvisorOrderCheck")) {
                     missing.add(configuration.getSimpleName() + "." + method.getName());
                 }
             }
@@ -265,6 +275,18 @@ class DistlockAutoConfigurationTests {
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(LockClient.class));
     }
 
+    private String deprecation(String name) throws Exception {
+        try (InputStream in = getClass().getClassLoader()
+                .getResourceAsStream("META-INF/additional-spring-configuration-metadata.json")) {
+            for (JsonNode property : JsonMapper.builder().build().readTree(in).get("properties")) {
+                if (property.get("name").asText().equals(name)) {
+                    return property.get("deprecation").get("replacement").asText();
+                }
+            }
+        }
+        return null;
+    }
+
     @Test
     void everyPropertyHasADescription() throws Exception {
         JsonMapper mapper = JsonMapper.builder().build();
@@ -288,6 +310,8 @@ class DistlockAutoConfigurationTests {
         }
         assertThat(count).isGreaterThanOrEqualTo(20);
         assertThat(undocumented).isEmpty();
+        assertThat(deprecation("distlock.endpoint.force-unlock-enabled")).isEqualTo("management.endpoint.distlock.access");
+        assertThat(deprecation("distlock.redis.ssl")).isEqualTo("distlock.redis.ssl.enabled");
         assertThat(Map.of()).isEmpty();
     }
 }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -61,7 +62,8 @@ class RedisCredentialsTests {
 
     @Test
     void whenSpringDataRedisSentinelSetThenPasswordAndDatabaseReachTheMasterOptions() {
-        runner.withPropertyValues("spring.data.redis.sentinel.master=mymaster", "spring.data.redis.sentinel.nodes=s1:26379",
+        runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.sentinel.master=mymaster", "spring.data.redis.sentinel.nodes=s1:26379",
                 "spring.data.redis.password=" + PASSWORD, "spring.data.redis.database=2").run(context -> {
                     LockClientOptions options = context.getBean(LockClient.class).getOptions();
                     assertThat(options.password()).isEqualTo(PASSWORD);
@@ -125,7 +127,7 @@ class RedisCredentialsTests {
                             + protectedServer.port() + "/6")) {
                         assertThat(db6.getLock("protected").isLocked()).isTrue();
                     }
-                    var health = context.getBean(DistlockHealthIndicator.class).health(true);
+                    var health = ((DistlockHealthIndicator) context.getBean("distlockHealthContributor")).health(true);
                     assertThat(health.getStatus()).isEqualTo(Status.UP);
                     DistlockEndpoint endpoint = context.getBean(DistlockEndpoint.class);
                     JsonMapper json = JsonMapper.builder().build();
@@ -140,7 +142,7 @@ class RedisCredentialsTests {
     void whenPasswordIsWrongThenHealthIsDownWithoutShowingIt() {
         runner.withPropertyValues("distlock.redis.url=redis://" + protectedServer.host() + ":" + protectedServer.port(),
                 "distlock.redis.password=not-" + PASSWORD).run(context -> {
-                    var health = context.getBean(DistlockHealthIndicator.class).health(true);
+                    var health = ((DistlockHealthIndicator) context.getBean("distlockHealthContributor")).health(true);
                     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
                     assertThat(String.valueOf(health.getDetails())).doesNotContain(PASSWORD);
                 });

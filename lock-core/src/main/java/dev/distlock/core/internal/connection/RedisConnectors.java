@@ -28,7 +28,11 @@ public final class RedisConnectors {
         if (!options.clusterNodes().isEmpty()) {
             List<RedisURI> seeds = options.clusterNodes().stream().map(node -> dataNode(uri(node, options), options)).toList();
             RedisClusterClient client = RedisClusterClient.create(seeds);
-            client.setOptions(ClusterClientOptions.builder()
+            ClusterClientOptions.Builder clusterOptions = ClusterClientOptions.builder();
+            if (options.sslOptions() != null) {
+                clusterOptions.sslOptions(options.sslOptions());
+            }
+            client.setOptions(clusterOptions
                     .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
@@ -40,7 +44,11 @@ public final class RedisConnectors {
         RedisURI target = options.sentinelMaster() != null ? sentinelUri(options)
                 : dataNode(uri(options.uri(), options), options);
         RedisClient client = RedisClient.create();
-        client.setOptions(ClientOptions.builder()
+        ClientOptions.Builder clientOptions = ClientOptions.builder();
+        if (options.sslOptions() != null) {
+            clientOptions.sslOptions(options.sslOptions());
+        }
+        client.setOptions(clientOptions
                 .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
                 // Fail at once while disconnected: a queued lock script could run long after the
                 // caller gave up on it and leave a hold nobody knows about.
@@ -65,6 +73,9 @@ public final class RedisConnectors {
         if (options.clientName() != null) {
             uri.setClientName(options.clientName());
         }
+        if (options.ssl()) {
+            uri.setSsl(true);
+        }
         return uri;
     }
 
@@ -76,6 +87,10 @@ public final class RedisConnectors {
         builder.withTimeout(options.commandTimeout());
         if (options.clientName() != null) {
             builder.withClientName(options.clientName());
+        }
+        if (options.ssl()) {
+            // The top-level URI's TLS setting is the master's; each sentinel's is its own URI's.
+            builder.withSsl(true);
         }
         // The top-level URI's credentials and database are those of the master (and replicas);
         // each sentinel keeps the credentials of its own URI.

@@ -1,0 +1,198 @@
+package dev.distlock.spring.autoconfigure;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.util.StringUtils;
+
+/**
+ * {@link DistlockConnectionDetails} from {@code distlock.redis.*}: the URL (or Sentinel, or Cluster)
+ * with the username, password, database and TLS overrides applied. Without a URL it is
+ * {@code redis://localhost:6379}.
+ */
+final class PropertiesDistlockConnectionDetails implements DistlockConnectionDetails {
+
+    private final DistlockProperties.Redis redis;
+    private final @Nullable SslBundles sslBundles;
+    private final @Nullable ParsedUrl url;
+
+    PropertiesDistlockConnectionDetails(DistlockProperties.Redis redis, @Nullable SslBundles sslBundles) {
+        this.redis = redis;
+        this.sslBundles = sslBundles;
+        this.url = StringUtils.hasText(redis.getUrl()) ? ParsedUrl.parse(redis.getUrl(), "distlock.redis.url") : null;
+    }
+
+    /** Whether {@code distlock.redis.*} names a connection (URL, Sentinel or Cluster). */
+    static boolean isConnectionSet(DistlockProperties.Redis redis) {
+        return StringUtils.hasText(redis.getUrl()) || StringUtils.hasText(redis.getSentinel().getMaster())
+                || !redis.getCluster().getNodes().isEmpty();
+    }
+
+    @Override
+    public @Nullable String getUsername() {
+        return redis.getUsername() != null ? redis.getUsername() : (url != null ? url.username : null);
+    }
+
+    @Override
+    public @Nullable String getPassword() {
+        return redis.getPassword() != null ? redis.getPassword() : (url != null ? url.password : null);
+    }
+
+    @Override
+    public @Nullable SslBundle getSslBundle() {
+        DistlockProperties.Ssl ssl = redis.getSsl();
+        boolean enabled = ssl.getEnabled() != null ? ssl.getEnabled()
+                : StringUtils.hasText(ssl.getBundle()) || (url != null && url.ssl) || nodesUseTls();
+        if (!enabled) {
+            return null;
+        }
+        if (!StringUtils.hasText(ssl.getBundle())) {
+            return SslBundle.systemDefault();
+        }
+        if (sslBundles == null) {
+            throw new IllegalStateException("distlock.redis.ssl.bundle is set to '" + ssl.getBundle()
+                    + "' but there is no SslBundles bean (spring.ssl.bundle.*)");
+        }
+        return sslBundles.getBundle(ssl.getBundle());
+    }
+
+    private boolean nodesUseTls() {
+        return redis.getCluster().getNodes().stream().anyMatch(node -> node.trim().startsWith("rediss://"))
+                || redis.getSentinel().getNodes().stream().anyMatch(node -> node.trim().startsWith("rediss://"));
+    }
+
+    @Override
+    public Standalone getStandalone() {
+        int database = redis.getDatabase() != null ? redis.getDatabase() : (url != null ? url.database : 0);
+        return url != null ? Standalone.of(url.host, url.port, database) : Standalone.of("localhost", 6379, database);
+    }
+
+    @Override
+    public @Nullable Sentinel getSentinel() {
+        DistlockProperties.Sentinel sentinel = redis.getSentinel();
+        if (!StringUtils.hasText(sentinel.getMaster())) {
+            return null;
+        }
+        List<Node> nodes = nodes(sentinel.getNodes(), "distlock.redis.sentinel.nodes");
+        int database = redis.getDatabase() != null ? redis.getDatabase() : 0;
+        String master = sentinel.getMaster();
+        return new Sentinel() {
+            @Override
+            public String getMaster() {
+                return master;
+            }
+
+            @Override
+            public List<Node> getNodes() {
+                return nodes;
+            }
+
+            @Override
+            public int getDatabase() {
+                return database;
+            }
+
+            @Override
+            public @Nullable String getUsername() {
+                return sentinel.getUsername();
+            }
+
+            @Override
+            public @Nullable String getPassword() {
+                return sentinel.getPassword();
+            }
+        };
+    }
+
+    @Override
+    public @Nullable Cluster getCluster() {
+        if (redis.getCluster().getNodes().isEmpty() || StringUtils.hasText(redis.getSentinel().getMaster())) {
+            return null;
+        }
+        List<Node> nodes = nodes(redis.getCluster().getNodes(), "distlock.redis.cluster.nodes");
+        return () -> nodes;
+    }
+
+    private static List<Node> nodes(List<String> values, String property) {
+        if (values.isEmpty()) {
+            throw new IllegalStateException(property + " must name at least one node");
+        }
+        return values.stream().map(String::trim).map(value -> {
+            if (value.contains("://")) {
+                ParsedUrl parsed = ParsedUrl.parse(value, property);
+                return new Node(parsed.host, parsed.port);
+            }
+            int colon = value.lastIndexOf(':');
+            try {
+                return colon > 0 ? new Node(value.substring(0, colon), Integer.parseInt(value.substring(colon + 1)))
+                        : new Node(value, 6379);
+            }
+            catch (NumberFormatException ex) {
+                throw new IllegalStateException("Invalid node '" + value + "' in " + property + ": expected host:port");
+            }
+        }).toList();
+    }
+
+    /** The parts of a {@code redis://} or {@code rediss://} URL. */
+    private record ParsedUrl(boolean ssl, @Nullable String username, @Nullable String password, String host, int port,
+            int database) {
+
+        static ParsedUrl parse(String value, String property) {
+            URI uri;
+            try {
+                uri = new URI(value.trim());
+            }
+            catch (URISyntaxException ex) {
+                // The parser's message repeats the input, password included: report only its reason.
+                throw new IllegalStateException("Invalid " + property + ": " + ex.getReason());
+            }
+            String scheme = uri.getScheme();
+            if (!"redis".equalsIgnoreCase(scheme) && !"rediss".equalsIgnoreCase(scheme)) {
+                throw new IllegalStateException("Invalid " + property + ": the scheme must be redis:// or rediss://");
+            }
+            if (uri.getHost() == null) {
+                throw new IllegalStateException("Invalid " + property + ": no host");
+            }
+            String username = null;
+            String password = null;
+            String userInfo = uri.getRawUserInfo();
+            if (userInfo != null) {
+                int colon = userInfo.indexOf(':');
+                username = decode(colon >= 0 ? userInfo.substring(0, colon) : userInfo);
+                password = colon >= 0 ? decode(userInfo.substring(colon + 1)) : null;
+                if (username != null && username.isEmpty()) {
+                    username = null;
+                }
+                if (password == null) {
+                    // redis://secret@host: a lone user-info part is a password, as in Redis' own URLs.
+                    password = username;
+                    username = null;
+                }
+            }
+            int database = 0;
+            String path = uri.getPath();
+            if (path != null && path.length() > 1) {
+                try {
+                    database = Integer.parseInt(path.substring(1));
+                }
+                catch (NumberFormatException ex) {
+                    throw new IllegalStateException("Invalid " + property + ": the path must be a database index");
+                }
+            }
+            String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
+                    : uri.getHost();
+            return new ParsedUrl("rediss".equalsIgnoreCase(scheme), username, password, host,
+                    uri.getPort() > 0 ? uri.getPort() : 6379, database);
+        }
+
+        private static String decode(String value) {
+            return URLDecoder.decode(value.replace("+", "%2B"), StandardCharsets.UTF_8);
+        }
+    }
+}
