@@ -30,8 +30,15 @@ public final class LockClient implements AutoCloseable {
 
     private final LockEngine engine;
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LockClient.class);
+
     private LockClient(LockClientOptions options) {
         this.engine = new LockEngine(options);
+        String tag = RedisNames.hashTag(options.keyPrefix());
+        if (tag != null && !options.clusterNodes().isEmpty()) {
+            log.warn("Key prefix '{}' contains the hash tag '{}': in a Redis Cluster every lock of this client maps to"
+                    + " one slot, so one master serves them all", options.keyPrefix(), "{" + tag + "}");
+        }
     }
 
     /**
@@ -136,7 +143,7 @@ public final class LockClient implements AutoCloseable {
         CompletableFuture<Map<String, String>> hash = engine.call(() -> redis.hgetall(key).toCompletableFuture());
         CompletableFuture<Long> ttl = engine.call(() -> redis.pttl(key).toCompletableFuture());
         CompletableFuture<Long> queue = engine.call(
-                () -> redis.llen(RedisNames.suffixed("redisson_lock_queue", key)).toCompletableFuture());
+                () -> redis.llen(engine.names().suffixed("redisson_lock_queue", key)).toCompletableFuture());
         Map<String, String> fields = engine.await(hash, name, "inspect");
         Map<String, Long> holders = new LinkedHashMap<>();
         fields.forEach((field, value) -> {

@@ -205,12 +205,19 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
         acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), true);
     }
 
+    /**
+     * Acquires the lock if it is free now, with the watchdog lease. Like
+     * {@link java.util.concurrent.locks.Lock#tryLock()} it ignores the thread's interrupt flag: it
+     * never waits, so it acquires a free lock and leaves the flag set.
+     * @return whether the lock was acquired
+     */
     @Override
     public boolean tryLock() {
         try {
-            return acquire(0, LockEngine.WATCHDOG, currentOwner(), true);
+            return acquire(0, LockEngine.WATCHDOG, currentOwner(), false);
         }
         catch (InterruptedException ex) {
+            // Not thrown when uninterruptible; kept for the checked signature.
             Thread.currentThread().interrupt();
             return false;
         }
@@ -257,7 +264,7 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             return gaveUp(ownerId, start, false, sync);
         }
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId), wakeAlias(ownerId), unclaimedWake());
+        ChannelWaiters waiters = join(ownerId);
         boolean interrupted = false;
         try {
             try {
@@ -304,6 +311,17 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
         }
     }
 
+    private ChannelWaiters join(long ownerId) {
+        try {
+            return engine.subscriptions().join(wakeChannel(ownerId), wakeAlias(ownerId), unclaimedWake());
+        }
+        catch (RuntimeException ex) {
+            // close() between the first attempt and here: the registry refuses new waiters.
+            engine.failIfClosed(name, ex);
+            throw ex;
+        }
+    }
+
     private void awaitSubscribed(ChannelWaiters waiters, long deadline) throws InterruptedException {
         long bound = Math.min(engine.options().commandTimeout().toNanos(), Math.max(0, deadline - System.nanoTime()));
         try {
@@ -335,6 +353,9 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
     }
 
     private boolean acquired(long leaseMillis, long ownerId, long start) {
+        // Granted as close() ran: nothing will renew or release the hold, which expires with its
+        // lease like every hold at close, so report the close rather than a hold the caller cannot use.
+        engine.ensureOpen(name);
         List<LockListener> listeners = viewListeners;
         engine.holds().acquired(name, kind(), key, ownerId, ownerField(ownerId), renewScript(), leaseMillis, listeners);
         long waitNanos = System.nanoTime() - start;

@@ -9,6 +9,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.LockListener;
@@ -38,6 +40,7 @@ public final class LockEngine implements AutoCloseable {
     private final LocalHolds holds = new LocalHolds();
     private final LeaseWatchdog watchdog;
     private final LockListener listener;
+    private final RedisNames names;
     private final java.util.Set<String> uncertainAcquisitions = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -48,6 +51,7 @@ public final class LockEngine implements AutoCloseable {
     public LockEngine(LockClientOptions options) {
         this.options = options;
         this.connector = RedisConnectors.create(options);
+        this.names = new RedisNames(!options.clusterNodes().isEmpty());
         this.scripts = new ScriptExecutor(connector::commands);
         this.listener = new SafeLockListener(options.listener());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -75,6 +79,11 @@ public final class LockEngine implements AutoCloseable {
     /** @return the connections */
     public RedisConnector connector() {
         return connector;
+    }
+
+    /** @return the naming of companion keys and channels, for this client's topology */
+    public RedisNames names() {
+        return names;
     }
 
     /** @return the script runner */
@@ -184,11 +193,14 @@ public final class LockEngine implements AutoCloseable {
                 }
                 catch (ExecutionException ex) {
                     Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+                    // A call cut short by close() reports the close, not the connection's death throes.
+                    failIfClosed(lockName, cause);
                     throw new LockException("Cannot " + action + " lock '" + lockName + "' on " + connector.describe()
                             + ": " + cause.getMessage(), cause);
                 }
                 catch (TimeoutException ex) {
                     future.cancel(false);
+                    failIfClosed(lockName, ex);
                     throw new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
                             + connector.describe() + " did not answer within " + options.commandTimeout(), ex);
                 }
@@ -219,10 +231,23 @@ public final class LockEngine implements AutoCloseable {
     /**
      * Throws if the client was closed.
      * @param lockName lock name for the message
+     * @throws LockException if closed
      */
     public void ensureOpen(String lockName) {
+        failIfClosed(lockName, null);
+    }
+
+    /**
+     * Throws the "client closed" {@link LockException} if the client was closed, so that a failure
+     * caused by {@link #close()} (a shut-down scheduler, a closed connection or subscription
+     * registry) reaches the caller as the documented exception rather than as its symptom.
+     * @param lockName lock name for the message
+     * @param cause the failure the close caused, or {@code null}
+     * @throws LockException if closed
+     */
+    public void failIfClosed(String lockName, @Nullable Throwable cause) {
         if (closed) {
-            throw new LockException("Lock client " + clientId + " is closed; cannot use lock '" + lockName + "'");
+            throw new LockException("Lock client " + clientId + " is closed; cannot use lock '" + lockName + "'", cause);
         }
     }
 
