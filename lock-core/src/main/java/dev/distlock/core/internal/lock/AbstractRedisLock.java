@@ -462,15 +462,17 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
 
     private @Nullable Long releaseOnce(long lease, long ownerId) {
         String requestId = java.util.UUID.randomUUID().toString();
+        // One deadline for both tries: unlock fails within the command timeout, retry or not.
+        long deadline = engine.deadline();
         try {
-            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release");
+            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release", deadline);
         }
         catch (LockException ex) {
-            if (!idempotentRelease() || engine.isClosed()) {
+            if (!idempotentRelease() || engine.isClosed() || !engine.before(deadline)) {
                 throw ex;
             }
             // The reply may have been lost after the script ran; the latch makes the retry replay it.
-            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release");
+            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release", deadline);
         }
     }
 

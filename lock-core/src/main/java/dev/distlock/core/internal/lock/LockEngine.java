@@ -171,8 +171,28 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * Waits for a Redis reply, at most the command timeout (plus slack for the client's own timer).
-     * Interrupts are deferred: a release must complete even for an interrupted caller.
+     * Returns the deadline of a public call that starts now: one command timeout away. A call that
+     * sends several commands (a retried release, a read of several fields) passes it to each
+     * {@link #await(CompletableFuture, String, String, long)}, so the whole call fails within the
+     * command timeout rather than within a multiple of it.
+     * @return the deadline, in {@link System#nanoTime()} terms
+     */
+    public long deadline() {
+        return System.nanoTime() + options.commandTimeout().toNanos();
+    }
+
+    /**
+     * Returns whether a deadline leaves time for another command.
+     * @param deadline from {@link #deadline()}
+     * @return whether it has not passed
+     */
+    public boolean before(long deadline) {
+        return deadline - System.nanoTime() > 0;
+    }
+
+    /**
+     * Waits for a Redis reply, at most the command timeout. Interrupts are deferred: a release must
+     * complete even for an interrupted caller.
      * @param future the pending reply
      * @param lockName lock name for the error message
      * @param action what the call does, e.g. {@code "acquire"}
@@ -180,8 +200,21 @@ public final class LockEngine implements AutoCloseable {
      * @return the reply
      */
     public <T> T await(CompletableFuture<T> future, String lockName, String action) {
+        return await(future, lockName, action, deadline());
+    }
+
+    /**
+     * Waits for a Redis reply until a call's deadline. The connection's own command timeout (the
+     * same length) usually fails the command first; this bound holds either way.
+     * @param future the pending reply
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @param deadline from {@link #deadline()}
+     * @param <T> reply type
+     * @return the reply
+     */
+    public <T> T await(CompletableFuture<T> future, String lockName, String action, long deadline) {
         ensureOpen(lockName);
-        long deadline = System.nanoTime() + options.commandTimeout().toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
         boolean interrupted = false;
         try {
             while (true) {

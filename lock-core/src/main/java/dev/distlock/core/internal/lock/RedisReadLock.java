@@ -81,8 +81,9 @@ public class RedisReadLock extends AbstractRedisLock {
     /** @return whether the lock is read-locked, including a writer's own read holds (Redisson's definition) */
     @Override
     public boolean isLocked() {
+        long deadline = engine.deadline();
         String mode = engine.await(engine.call(() -> engine.connector().commands().hget(key, "mode").toCompletableFuture()),
-                name, "inspect");
+                name, "inspect", deadline);
         if ("read".equals(mode)) {
             return true;
         }
@@ -90,7 +91,7 @@ public class RedisReadLock extends AbstractRedisLock {
             return false;
         }
         long fields = engine.await(engine.call(() -> engine.connector().commands().hlen(key).toCompletableFuture()), name,
-                "inspect");
+                "inspect", deadline);
         return fields > 2;
     }
 }
