@@ -106,4 +106,39 @@ class CommandTimeoutTests {
         assertThat(took).as("time to fail with commandTimeout %s", TIMEOUT).allSatisfy((call, duration) ->
                 assertThat(duration).as(call + " took " + duration.toMillis() + " ms; all: " + took).isLessThan(bound));
     }
+
+    @Test
+    void whenRedisFreezesDuringAWaitThenTryLockReturnsWithinTheWaitPlusTwoCommandTimeouts() throws Exception {
+        Duration wait = Duration.ofSeconds(3);
+        try (LockClient holder = LockClient.create(redis.uri())) {
+            Map<String, RedisLock> waiters = new LinkedHashMap<>();
+            waiters.put("reentrant", client.getLock("timeout-wait-reentrant"));
+            waiters.put("fair", client.getFairLock("timeout-wait-fair"));
+            assertThat(holder.getLock("timeout-wait-reentrant").tryLock(0, 60, TimeUnit.SECONDS)).isTrue();
+            assertThat(holder.getFairLock("timeout-wait-fair").tryLock(0, 60, TimeUnit.SECONDS)).isTrue();
+            Map<String, java.util.concurrent.FutureTask<Boolean>> tasks = new LinkedHashMap<>();
+            Map<String, Thread> threads = new LinkedHashMap<>();
+            long[] started = new long[1];
+            for (Map.Entry<String, RedisLock> waiter : waiters.entrySet()) {
+                java.util.concurrent.FutureTask<Boolean> task = new java.util.concurrent.FutureTask<>(
+                        () -> waiter.getValue().tryLock(wait.toMillis(), 60_000, TimeUnit.MILLISECONDS));
+                tasks.put(waiter.getKey(), task);
+                Thread thread = new Thread(task, "frozen-waiter-" + waiter.getKey());
+                threads.put(waiter.getKey(), thread);
+            }
+            started[0] = System.nanoTime();
+            threads.values().forEach(Thread::start);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2))
+                    .until(() -> threads.values().stream().allMatch(Parked::inLockWait));
+            redis.pause();
+            Duration bound = wait.plus(TIMEOUT.multipliedBy(2)).plus(SLACK);
+            for (Map.Entry<String, java.util.concurrent.FutureTask<Boolean>> task : tasks.entrySet()) {
+                // A waiter keeps waiting through the outage; it gives up when its wait ends.
+                Throwable failure = catchThrowable(() -> task.getValue().get(30, TimeUnit.SECONDS));
+                Duration took = Duration.ofNanos(System.nanoTime() - started[0]);
+                assertThat(failure == null ? task.getValue().get() : failure).as(task.getKey()).isEqualTo(false);
+                assertThat(took).as(task.getKey() + " took " + took.toMillis() + " ms").isLessThan(bound);
+            }
+        }
+    }
 }

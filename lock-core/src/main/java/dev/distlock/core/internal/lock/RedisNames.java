@@ -8,12 +8,12 @@ import org.jspecify.annotations.Nullable;
  * the lock key's slot.
  *
  * <p>Redis Cluster hashes only a key's hash tag when it has one: the text between its first
- * {@code {} and the first {@code }} after that, if not empty; otherwise the whole key. Redisson
- * wraps a key in braces unless it contains a {@code {} at all, so a key such as {@code x{} or
- * {@code a{}}, whose braces form no tag, gets companions in other slots: CROSSSLOT in a cluster,
+ * <code>&#123;</code> and the first <code>&#125;</code> after that, if not empty; otherwise the whole
+ * key. Redisson wraps a key in braces unless it contains a <code>&#123;</code> at all, so a key such
+ * as <code>x&#123;</code> or <code>a&#123;&#125;</code>, whose braces form no tag, gets companions in other slots: CROSSSLOT in a cluster,
  * for Redisson too. Outside a cluster slots do not matter, and the names stay exactly Redisson's so
  * that both libraries meet on the same keys. In a cluster such a key is wrapped, which makes the
- * whole key the companions' tag; a key that also contains a {@code }} cannot be a tag at all, so no
+ * whole key the companions' tag; a key that also contains a <code>&#125;</code> cannot be a tag at all, so no
  * companion can share its slot, and it is refused up front rather than failing (possibly after the
  * lock was taken) with CROSSSLOT. The Lua fragment {@code rw-holds.lua} applies the same rule.
  */
@@ -49,7 +49,7 @@ public final class RedisNames {
      * @param key the lock key
      * @return the base
      * @throws IllegalArgumentException in a cluster, for a key whose braces form no hash tag and
-     *     that contains a {@code }}
+     *     that contains a <code>&#125;</code>
      */
     public String base(String key) {
         if (key.indexOf('{') < 0) {
