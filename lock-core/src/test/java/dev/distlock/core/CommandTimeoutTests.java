@@ -141,4 +141,31 @@ class CommandTimeoutTests {
             }
         }
     }
+
+    @Test
+    void whenTheWakeUpConnectionCannotBeOpenedThenAWaiterKeepsWaitingAndAcquires() throws Exception {
+        io.lettuce.core.RedisClient admin = io.lettuce.core.RedisClient.create(redis.uri());
+        try (var adminConnection = admin.connect(); LockClient holder = LockClient.create(redis.uri())) {
+            var commands = adminConnection.sync();
+            assertThat(holder.getLock("timeout-unsubscribed").tryLock(0, 2, TimeUnit.SECONDS)).isTrue();
+            // The waiter's command connection exists; its pub/sub connection, opened on its first wait, is refused.
+            client.ping();
+            String maxClients = commands.configGet("maxclients").get("maxclients");
+            long connected = commands.clientList().lines().filter(line -> !line.isBlank()).count();
+            commands.configSet("maxclients", Long.toString(connected));
+            try {
+                long start = System.nanoTime();
+                // Acquired once the holder's 2 s lease ends, although no wake-up can reach the waiter.
+                assertThat(client.getLock("timeout-unsubscribed").tryLock(10, 10, TimeUnit.SECONDS)).isTrue();
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
+            }
+            finally {
+                commands.configSet("maxclients", maxClients);
+            }
+            client.getLock("timeout-unsubscribed").unlock();
+        }
+        finally {
+            admin.shutdown();
+        }
+    }
 }

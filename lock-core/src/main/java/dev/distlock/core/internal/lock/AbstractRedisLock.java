@@ -264,21 +264,26 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             return gaveUp(ownerId, start, false, sync);
         }
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        ChannelWaiters waiters = join(ownerId);
+        ChannelWaiters waiters = null;
         boolean interrupted = false;
         try {
-            try {
-                awaitSubscribed(waiters, deadline);
-            }
-            catch (InterruptedException ex) {
-                // Same rules as an interrupt while parked: a queued waiter must leave the queue.
-                if (interruptible) {
-                    abandonWait(ownerId);
-                    throw ex;
-                }
-                interrupted = true;
-            }
             while (true) {
+                if (waiters == null) {
+                    waiters = join(ownerId);
+                    if (waiters != null) {
+                        try {
+                            awaitSubscribed(waiters, deadline);
+                        }
+                        catch (InterruptedException ex) {
+                            // Same rules as an interrupt while parked: a queued waiter must leave the queue.
+                            if (interruptible) {
+                                abandonWait(ownerId);
+                                throw ex;
+                            }
+                            interrupted = true;
+                        }
+                    }
+                }
                 long left = waitMillis < 0 ? WAIT_FOREVER
                         : Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
                 Long ttl = attemptWhileWaiting(leaseMillis, ownerId, left, waiters, sync);
@@ -290,8 +295,17 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
                     return gaveUp(ownerId, start, true, sync);
                 }
                 long park = ttl < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(ttl, 1), remaining);
+                if (waiters == null) {
+                    // Not subscribed: no wake-up can come, so park no longer than the unknown-TTL bound.
+                    park = Math.min(park, UNKNOWN_TTL_PARK_MILLIS);
+                }
                 try {
-                    waiters.await(park);
+                    if (waiters != null) {
+                        waiters.await(park);
+                    }
+                    else {
+                        TimeUnit.MILLISECONDS.sleep(park);
+                    }
                 }
                 catch (InterruptedException ex) {
                     if (interruptible) {
@@ -304,21 +318,30 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             }
         }
         finally {
-            waiters.leave();
+            if (waiters != null) {
+                waiters.leave();
+            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
     }
 
-    private ChannelWaiters join(long ownerId) {
+    /**
+     * Joins the kind's wake-up channel.
+     * @return the waiters, or {@code null} when the pub/sub connection cannot be opened now: the
+     *     caller keeps waiting (bounded parks) and joins on a later round, as through any outage
+     * @throws LockException if the client was closed
+     */
+    private @Nullable ChannelWaiters join(long ownerId) {
         try {
             return engine.subscriptions().join(wakeChannel(ownerId), wakeAlias(ownerId), unclaimedWake());
         }
         catch (RuntimeException ex) {
             // close() between the first attempt and here: the registry refuses new waiters.
             engine.failIfClosed(name, ex);
-            throw ex;
+            log.debug("Cannot subscribe to the wake-ups of lock '{}' now; waiting without them", name, ex);
+            return null;
         }
     }
 
@@ -340,7 +363,8 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
         return ttl != null ? sync.refused(ttl) : sync.confirm(() -> release(lease, ownerId));
     }
 
-    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis, ChannelWaiters waiting,
+    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis,
+            @Nullable ChannelWaiters waiting,
             ReplicaSync sync) {
         try {
             return attempt(leaseMillis, ownerId, waitMillis, waiting, sync);
