@@ -94,7 +94,8 @@ public final class LockClientOptions {
     /**
      * Returns the bound on every call that does not wait for a lock. Such a call (an acquisition
      * without a wait, {@code unlock}, {@code forceUnlock}, inspection, {@code ping}) fails with a
-     * {@link LockException} within this time even when it sends several commands (a retried
+     * {@link LockException} within this time (plus the connection timer's tick, about 0.1 s) even
+     * when it sends several commands (a retried
      * release, several reads); only {@code replicaSync} adds its {@code WAIT} and, after a shortfall,
      * one more command to undo the grant. A call that waits keeps waiting through failed attempts
      * and returns within its wait plus two command timeouts (its last attempt, then leaving a fair

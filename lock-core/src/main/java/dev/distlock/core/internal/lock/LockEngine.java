@@ -31,6 +31,9 @@ public final class LockEngine implements AutoCloseable {
 
     private static final Duration CHANNEL_LINGER = Duration.ofSeconds(10);
 
+    /** How long past a call's deadline a wait lets the connection's own timer fail the command first. */
+    private static final long TIMER_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
     private final String clientId = UUID.randomUUID().toString();
     private final LockClientOptions options;
     private final RedisConnector connector;
@@ -205,7 +208,10 @@ public final class LockEngine implements AutoCloseable {
 
     /**
      * Waits for a Redis reply until a call's deadline. The connection's own command timeout (the
-     * same length) usually fails the command first; this bound holds either way.
+     * same length, counted from when the command was sent) must fail a command before this wait
+     * gives up on it, so this wait allows a short slack past the deadline: a caller that gave up
+     * first could be overtaken by a late reply of a command that did run, after it stopped
+     * tracking that command as uncertain.
      * @param future the pending reply
      * @param lockName lock name for the error message
      * @param action what the call does, e.g. {@code "acquire"}
@@ -219,7 +225,7 @@ public final class LockEngine implements AutoCloseable {
         try {
             while (true) {
                 try {
-                    return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return future.get(Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()), TimeUnit.NANOSECONDS);
                 }
                 catch (InterruptedException ex) {
                     interrupted = true;
