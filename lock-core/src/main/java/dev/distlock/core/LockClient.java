@@ -30,8 +30,15 @@ public final class LockClient implements AutoCloseable {
 
     private final LockEngine engine;
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LockClient.class);
+
     private LockClient(LockClientOptions options) {
         this.engine = new LockEngine(options);
+        String tag = RedisNames.hashTag(options.keyPrefix());
+        if (tag != null && !options.clusterNodes().isEmpty()) {
+            log.warn("Key prefix '{}' contains the hash tag '{}': in a Redis Cluster every lock of this client maps to"
+                    + " one slot, so one master serves them all", options.keyPrefix(), "{" + tag + "}");
+        }
     }
 
     /**
@@ -133,20 +140,22 @@ public final class LockClient implements AutoCloseable {
     public LockInfo inspect(String name) {
         String key = engine.key(Arguments.requireName(name));
         var redis = engine.connector().commands();
+        // The three reads go out together and share one deadline.
+        long deadline = engine.deadline();
         CompletableFuture<Map<String, String>> hash = engine.call(() -> redis.hgetall(key).toCompletableFuture());
         CompletableFuture<Long> ttl = engine.call(() -> redis.pttl(key).toCompletableFuture());
         CompletableFuture<Long> queue = engine.call(
-                () -> redis.llen(RedisNames.suffixed("redisson_lock_queue", key)).toCompletableFuture());
-        Map<String, String> fields = engine.await(hash, name, "inspect");
+                () -> redis.llen(engine.names().suffixed("redisson_lock_queue", key)).toCompletableFuture());
+        Map<String, String> fields = engine.await(hash, name, "inspect", deadline);
         Map<String, Long> holders = new LinkedHashMap<>();
         fields.forEach((field, value) -> {
             if (!"mode".equals(field) && value.chars().allMatch(Character::isDigit) && !value.isEmpty()) {
                 holders.put(field, Long.parseLong(value));
             }
         });
-        long remaining = engine.await(ttl, name, "inspect");
+        long remaining = engine.await(ttl, name, "inspect", deadline);
         return new LockInfo(name, remaining != -2, fields.get("mode"), Map.copyOf(holders), remaining,
-                engine.await(queue, name, "inspect"));
+                engine.await(queue, name, "inspect", deadline));
     }
 
     /**

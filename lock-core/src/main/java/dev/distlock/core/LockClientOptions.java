@@ -97,7 +97,18 @@ public final class LockClientOptions {
         return watchdogTimeout;
     }
 
-    /** @return bound on every Redis command */
+    /**
+     * Returns the bound on every call that does not wait for a lock. Such a call (an acquisition
+     * without a wait, {@code unlock}, {@code forceUnlock}, inspection, {@code ping}) fails with a
+     * {@link LockException} within this time (plus the connection timer's tick, about 0.1 s) even
+     * when it sends several commands (a retried
+     * release, several reads); only {@code replicaSync} adds its {@code WAIT} and, after a shortfall,
+     * one more command to undo the grant. A call that waits keeps waiting through failed attempts
+     * and returns within its wait plus two command timeouts (its last attempt, then leaving a fair
+     * lock's queue, withdrawing a write claim or unlisting a waiter), three if the pub/sub
+     * connection has to be opened during the wait.
+     * @return the command timeout
+     */
     public Duration commandTimeout() {
         return commandTimeout;
     }
@@ -107,7 +118,12 @@ public final class LockClientOptions {
         return fairLockWaitTimeout;
     }
 
-    /** @return prefix prepended to every lock name to form its Redis key */
+    /**
+     * Returns the prefix prepended to every lock name to form its Redis key. A prefix with a hash
+     * tag ({@code {app}:}) puts every lock of the client in one Cluster slot, so one master serves
+     * them all; the client logs a warning when it is created with one for a Cluster.
+     * @return the prefix
+     */
     public String keyPrefix() {
         return keyPrefix;
     }
@@ -272,7 +288,8 @@ public final class LockClientOptions {
         }
 
         /**
-         * Sets the bound on every Redis command (default 3 s).
+         * Sets the bound on every call that does not wait for a lock (default 3 s); see
+         * {@link LockClientOptions#commandTimeout()}.
          * @param timeout positive duration
          * @return this builder
          */
@@ -293,7 +310,8 @@ public final class LockClientOptions {
         }
 
         /**
-         * Sets a prefix prepended to every lock name (default empty).
+         * Sets a prefix prepended to every lock name (default empty). Avoid a hash tag in it on a
+         * Cluster ({@code {app}:} sends every lock to one slot).
          * @param prefix the prefix, may be empty
          * @return this builder
          */

@@ -26,8 +26,22 @@ import dev.distlock.core.internal.lock.OwnerIdSequence;
  * <p><b>Waiting.</b> Waiters are woken by a pub/sub message when the lock is released and
  * otherwise sleep until the current holder's lease would end; they never poll in a loop.
  *
- * <p><b>Failures.</b> Every Redis call is bounded by the client's command timeout and fails with a
- * {@link LockException} naming the lock. Conditions are not supported.
+ * <p><b>Failures.</b> A call that does not wait (an acquisition with no wait, {@code unlock},
+ * {@code forceUnlock}, the inspection methods) fails with a {@link LockException} naming the lock
+ * within the client's command timeout, however many commands it sends. Two exceptions: with
+ * {@code replicaSync} an acquisition also waits for the replicas (and undoes an unreplicated grant),
+ * and an unlock that finds holds whose acquire replies were lost takes up to one more command
+ * timeout to release them. A waiting call keeps waiting through failed attempts and returns within
+ * its wait plus two command timeouts (its last attempt, then leaving a fair lock's queue or the
+ * waiters), three if the pub/sub connection has to be opened during the wait. Once the client is
+ * closed, every call, including a parked waiter, fails with a {@link LockException} saying so.
+ * Conditions are not supported.
+ *
+ * <p><b>Names in a Redis Cluster.</b> Every key and channel of a lock must hash to the lock key's
+ * slot. A name whose braces form no hash tag (<code>x&#123;</code>) is handled; one whose braces
+ * form no tag and that also contains <code>&#125;</code> (<code>a&#123;&#125;</code>,
+ * <code>&#125;&#123;</code>, <code>&#123;&#125;z</code>) cannot be, and the client refuses it with
+ * an {@link IllegalArgumentException} when the lock is created.
  */
 public interface RedisLock extends Lock {
 
@@ -67,6 +81,15 @@ public interface RedisLock extends Lock {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Acquires the lock if it is free now, with the watchdog lease. As
+     * {@link Lock#tryLock()} requires, the thread's interrupt flag is ignored: a free lock is
+     * acquired and the flag stays set.
+     * @return whether the lock was acquired
+     */
+    @Override
+    boolean tryLock();
 
     /**
      * Tries to acquire the lock within {@code waitTime}, with the given lease.

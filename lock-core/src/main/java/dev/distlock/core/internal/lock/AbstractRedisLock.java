@@ -215,12 +215,19 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
         acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), true);
     }
 
+    /**
+     * Acquires the lock if it is free now, with the watchdog lease. Like
+     * {@link java.util.concurrent.locks.Lock#tryLock()} it ignores the thread's interrupt flag: it
+     * never waits, so it acquires a free lock and leaves the flag set.
+     * @return whether the lock was acquired
+     */
     @Override
     public boolean tryLock() {
         try {
-            return acquire(0, LockEngine.WATCHDOG, currentOwner(), true);
+            return acquire(0, LockEngine.WATCHDOG, currentOwner(), false);
         }
         catch (InterruptedException ex) {
+            // Not thrown when uninterruptible; kept for the checked signature.
             Thread.currentThread().interrupt();
             return false;
         }
@@ -267,22 +274,26 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             return gaveUp(ownerId, start, false, sync);
         }
         long deadline = waitMillis < 0 ? Long.MAX_VALUE : start + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        ChannelWaiters waiters = engine.subscriptions().join(wakeChannel(ownerId), wakeAlias(ownerId), unclaimedWake(),
-                lastWaiterLeft());
+        ChannelWaiters waiters = null;
         boolean interrupted = false;
         try {
-            try {
-                awaitSubscribed(waiters, deadline);
-            }
-            catch (InterruptedException ex) {
-                // Same rules as an interrupt while parked: a queued waiter must leave the queue.
-                if (interruptible) {
-                    abandonWait(ownerId);
-                    throw ex;
-                }
-                interrupted = true;
-            }
             while (true) {
+                if (waiters == null) {
+                    waiters = join(ownerId);
+                    if (waiters != null) {
+                        try {
+                            awaitSubscribed(waiters, deadline);
+                        }
+                        catch (InterruptedException ex) {
+                            // Same rules as an interrupt while parked: a queued waiter must leave the queue.
+                            if (interruptible) {
+                                abandonWait(ownerId);
+                                throw ex;
+                            }
+                            interrupted = true;
+                        }
+                    }
+                }
                 long left = waitMillis < 0 ? WAIT_FOREVER
                         : Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
                 Long ttl = attemptWhileWaiting(leaseMillis, ownerId, left, waiters, sync);
@@ -294,8 +305,17 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
                     return gaveUp(ownerId, start, true, sync);
                 }
                 long park = ttl < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(ttl, 1), remaining);
+                if (waiters == null) {
+                    // Not subscribed: no wake-up can come, so park no longer than the unknown-TTL bound.
+                    park = Math.min(park, UNKNOWN_TTL_PARK_MILLIS);
+                }
                 try {
-                    waiters.await(park);
+                    if (waiters != null) {
+                        waiters.await(park);
+                    }
+                    else {
+                        TimeUnit.MILLISECONDS.sleep(park);
+                    }
                 }
                 catch (InterruptedException ex) {
                     if (interruptible) {
@@ -308,10 +328,30 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             }
         }
         finally {
-            waiters.leave();
+            if (waiters != null) {
+                waiters.leave();
+            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * Joins the kind's wake-up channel.
+     * @return the waiters, or {@code null} when the pub/sub connection cannot be opened now: the
+     *     caller keeps waiting (bounded parks) and joins on a later round, as through any outage
+     * @throws LockException if the client was closed
+     */
+    private @Nullable ChannelWaiters join(long ownerId) {
+        try {
+            return engine.subscriptions().join(wakeChannel(ownerId), wakeAlias(ownerId), unclaimedWake(), lastWaiterLeft());
+        }
+        catch (RuntimeException ex) {
+            // close() between the first attempt and here: the registry refuses new waiters.
+            engine.failIfClosed(name, ex);
+            log.debug("Cannot subscribe to the wake-ups of lock '{}' now; waiting without them", name, ex);
+            return null;
         }
     }
 
@@ -334,7 +374,8 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
         return ttl != null ? sync.refused(ttl) : sync.confirm(() -> release(lease, ownerId));
     }
 
-    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis, ChannelWaiters waiting,
+    private @Nullable Long attemptWhileWaiting(long leaseMillis, long ownerId, long waitMillis,
+            @Nullable ChannelWaiters waiting,
             ReplicaSync sync) {
         try {
             return attempt(leaseMillis, ownerId, waitMillis, waiting, sync);
@@ -347,6 +388,9 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
     }
 
     private boolean acquired(long leaseMillis, long ownerId, long start) {
+        // Granted as close() ran: nothing will renew or release the hold, which expires with its
+        // lease like every hold at close, so report the close rather than a hold the caller cannot use.
+        engine.ensureOpen(name);
         List<LockListener> listeners = viewListeners;
         engine.holds().acquired(name, kind(), key, ownerId, ownerField(ownerId), renewScript(), leaseMillis, listeners);
         long waitNanos = System.nanoTime() - start;
@@ -458,15 +502,17 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
 
     private @Nullable Long releaseOnce(long lease, long ownerId) {
         String requestId = java.util.UUID.randomUUID().toString();
+        // One deadline for both tries: unlock fails within the command timeout, retry or not.
+        long deadline = engine.deadline();
         try {
-            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release");
+            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release", deadline);
         }
         catch (LockException ex) {
-            if (!idempotentRelease() || engine.isClosed()) {
+            if (!idempotentRelease() || engine.isClosed() || !engine.before(deadline)) {
                 throw ex;
             }
             // The reply may have been lost after the script ran; the latch makes the retry replay it.
-            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release");
+            return engine.await(engine.call(() -> release(lease, ownerId, requestId)), name, "release", deadline);
         }
     }
 

@@ -40,9 +40,9 @@ public class FairRedisLock extends AbstractRedisLock {
      */
     public FairRedisLock(LockEngine engine, String name) {
         super(engine, name);
-        this.queue = RedisNames.suffixed("redisson_lock_queue", key);
-        this.deadlines = RedisNames.suffixed("redisson_lock_timeout", key);
-        this.channelPrefix = RedisNames.suffixed("redisson_lock__channel", key);
+        this.queue = engine.names().suffixed("redisson_lock_queue", key);
+        this.deadlines = engine.names().suffixed("redisson_lock_timeout", key);
+        this.channelPrefix = engine.names().suffixed("redisson_lock__channel", key);
     }
 
     @Override
@@ -78,7 +78,7 @@ public class FairRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        String latch = engine.names().suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.FAIR_RELEASE, new String[] {key, queue, deadlines, channelPrefix, latch},
                 UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
                 Long.toString(engine.unlockLatchMillis()), engine.connector().publishCommand());

@@ -41,7 +41,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
      */
     public FencedRedisLock(LockEngine engine, String name) {
         super(engine, name);
-        this.tokenKey = RedisNames.suffixed("redisson_lock_token", key);
+        this.tokenKey = engine.names().suffixed("redisson_lock_token", key);
     }
 
     @Override

@@ -9,6 +9,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.LockListener;
@@ -29,6 +31,9 @@ public final class LockEngine implements AutoCloseable {
 
     private static final Duration CHANNEL_LINGER = Duration.ofSeconds(10);
 
+    /** How long past a call's deadline a wait lets the connection's own timer fail the command first. */
+    private static final long TIMER_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
     private final String clientId = UUID.randomUUID().toString();
     private final LockClientOptions options;
     private final RedisConnector connector;
@@ -38,6 +43,7 @@ public final class LockEngine implements AutoCloseable {
     private final LocalHolds holds = new LocalHolds();
     private final LeaseWatchdog watchdog;
     private final LockListener listener;
+    private final RedisNames names;
     private final UncertainAcquisitions uncertainAcquisitions = new UncertainAcquisitions();
     private volatile boolean closed;
 
@@ -48,7 +54,8 @@ public final class LockEngine implements AutoCloseable {
     public LockEngine(LockClientOptions options) {
         this.options = options;
         this.connector = RedisConnectors.create(options);
-        this.scripts = new ScriptExecutor(connector::commands);
+        this.names = new RedisNames(!options.clusterNodes().isEmpty());
+        this.scripts = new ScriptExecutor(connector::commands, connector::commandFailed);
         this.listener = new SafeLockListener(options.listener());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "distlock-scheduler-" + clientId.substring(0, 8));
@@ -75,6 +82,11 @@ public final class LockEngine implements AutoCloseable {
     /** @return the connections */
     public RedisConnector connector() {
         return connector;
+    }
+
+    /** @return the naming of companion keys and channels, for this client's topology */
+    public RedisNames names() {
+        return names;
     }
 
     /** @return the script runner */
@@ -162,8 +174,28 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * Waits for a Redis reply, at most the command timeout (plus slack for the client's own timer).
-     * Interrupts are deferred: a release must complete even for an interrupted caller.
+     * Returns the deadline of a public call that starts now: one command timeout away. A call that
+     * sends several commands (a retried release, a read of several fields) passes it to each
+     * {@link #await(CompletableFuture, String, String, long)}, so the whole call fails within the
+     * command timeout rather than within a multiple of it.
+     * @return the deadline, in {@link System#nanoTime()} terms
+     */
+    public long deadline() {
+        return System.nanoTime() + options.commandTimeout().toNanos();
+    }
+
+    /**
+     * Returns whether a deadline leaves time for another command.
+     * @param deadline from {@link #deadline()}
+     * @return whether it has not passed
+     */
+    public boolean before(long deadline) {
+        return deadline - System.nanoTime() > 0;
+    }
+
+    /**
+     * Waits for a Redis reply, at most the command timeout. Interrupts are deferred: a release must
+     * complete even for an interrupted caller.
      * @param future the pending reply
      * @param lockName lock name for the error message
      * @param action what the call does, e.g. {@code "acquire"}
@@ -171,19 +203,37 @@ public final class LockEngine implements AutoCloseable {
      * @return the reply
      */
     public <T> T await(CompletableFuture<T> future, String lockName, String action) {
+        return await(future, lockName, action, deadline());
+    }
+
+    /**
+     * Waits for a Redis reply until a call's deadline. The connection's own command timeout (the
+     * same length, counted from when the command was sent) must fail a command before this wait
+     * gives up on it, so this wait allows a short slack past the deadline: a caller that gave up
+     * first could be overtaken by a late reply of a command that did run, after it stopped
+     * tracking that command as uncertain.
+     * @param future the pending reply
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @param deadline from {@link #deadline()}
+     * @param <T> reply type
+     * @return the reply
+     */
+    public <T> T await(CompletableFuture<T> future, String lockName, String action, long deadline) {
         ensureOpen(lockName);
-        long deadline = System.nanoTime() + options.commandTimeout().toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return future.get(Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()), TimeUnit.NANOSECONDS);
                 }
                 catch (InterruptedException ex) {
                     interrupted = true;
                 }
                 catch (ExecutionException ex) {
                     Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+                    // A call cut short by close() reports the close, not the connection's death throes.
+                    failIfClosed(lockName, cause);
                     throw new LockException("Cannot " + action + " lock '" + lockName + "' on " + connector.describe()
                             + ": " + cause.getMessage(), cause);
                 }
@@ -192,6 +242,7 @@ public final class LockEngine implements AutoCloseable {
                         // The reply won the race against the deadline: it was delivered, so use it.
                         continue;
                     }
+                    failIfClosed(lockName, ex);
                     throw new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
                             + connector.describe() + " did not answer within " + options.commandTimeout(), ex);
                 }
@@ -222,10 +273,23 @@ public final class LockEngine implements AutoCloseable {
     /**
      * Throws if the client was closed.
      * @param lockName lock name for the message
+     * @throws LockException if closed
      */
     public void ensureOpen(String lockName) {
+        failIfClosed(lockName, null);
+    }
+
+    /**
+     * Throws the "client closed" {@link LockException} if the client was closed, so that a failure
+     * caused by {@link #close()} (a shut-down scheduler, a closed connection or subscription
+     * registry) reaches the caller as the documented exception rather than as its symptom.
+     * @param lockName lock name for the message
+     * @param cause the failure the close caused, or {@code null}
+     * @throws LockException if closed
+     */
+    public void failIfClosed(String lockName, @Nullable Throwable cause) {
         if (closed) {
-            throw new LockException("Lock client " + clientId + " is closed; cannot use lock '" + lockName + "'");
+            throw new LockException("Lock client " + clientId + " is closed; cannot use lock '" + lockName + "'", cause);
         }
     }
 

@@ -30,8 +30,8 @@ public class RedisReadLock extends AbstractRedisLock {
      */
     public RedisReadLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = RedisNames.suffixed("redisson_rwlock", key);
-        this.writers = RedisNames.suffixed(RedisWriteLock.WRITERS_PREFIX, key);
+        this.channel = engine.names().suffixed("redisson_rwlock", key);
+        this.writers = engine.names().suffixed(RedisWriteLock.WRITERS_PREFIX, key);
     }
 
     @Override
@@ -52,7 +52,7 @@ public class RedisReadLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        String latch = engine.names().suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.RW_READ_RELEASE, new String[] {key, channel, latch},
                 UnlockSubscriptions.WAKE_ALL, ownerField(ownerId), Long.toString(engine.unlockLatchMillis()),
                 engine.connector().publishCommand());
@@ -82,8 +82,9 @@ public class RedisReadLock extends AbstractRedisLock {
     /** @return whether the lock is read-locked, including a writer's own read holds (Redisson's definition) */
     @Override
     public boolean isLocked() {
+        long deadline = engine.deadline();
         String mode = engine.await(engine.call(() -> engine.connector().commands().hget(key, "mode").toCompletableFuture()),
-                name, "inspect");
+                name, "inspect", deadline);
         if ("read".equals(mode)) {
             return true;
         }
@@ -91,7 +92,7 @@ public class RedisReadLock extends AbstractRedisLock {
             return false;
         }
         long fields = engine.await(engine.call(() -> engine.connector().commands().hlen(key).toCompletableFuture()), name,
-                "inspect");
+                "inspect", deadline);
         return fields > 2;
     }
 }

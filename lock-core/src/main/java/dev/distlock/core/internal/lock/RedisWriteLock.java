@@ -41,8 +41,8 @@ public class RedisWriteLock extends AbstractRedisLock {
      */
     public RedisWriteLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = RedisNames.suffixed("redisson_rwlock", key);
-        this.writers = RedisNames.suffixed(WRITERS_PREFIX, key);
+        this.channel = engine.names().suffixed("redisson_rwlock", key);
+        this.writers = engine.names().suffixed(WRITERS_PREFIX, key);
     }
 
     static String writerField(LockEngine engine, long ownerId) {
@@ -108,7 +108,7 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        String latch = engine.names().suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.RW_WRITE_RELEASE, new String[] {key, channel, latch},
                 UnlockSubscriptions.WAKE_ALL, Long.toString(leaseMillis), ownerField(ownerId),
                 Long.toString(engine.unlockLatchMillis()), engine.connector().publishCommand());

@@ -40,9 +40,9 @@ public class ReentrantRedisLock extends AbstractRedisLock {
      */
     public ReentrantRedisLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = RedisNames.suffixed("redisson_lock__channel", key);
-        this.waitingClients = RedisNames.suffixed("distlock_lock_waiters", key);
-        this.wakePrefix = RedisNames.suffixed("distlock_lock__wake", key) + ":";
+        this.channel = engine.names().suffixed("redisson_lock__channel", key);
+        this.waitingClients = engine.names().suffixed("distlock_lock_waiters", key);
+        this.wakePrefix = engine.names().suffixed("distlock_lock__wake", key) + ":";
     }
 
     @Override
@@ -153,7 +153,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = RedisNames.suffixed("redisson_unlock_latch", key) + ":" + requestId;
+        String latch = engine.names().suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.REENTRANT_RELEASE, new String[] {key, channel, latch, waitingClients},
                 UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
                 Long.toString(engine.unlockLatchMillis()), targetedWakeups() ? wakePrefix : "",

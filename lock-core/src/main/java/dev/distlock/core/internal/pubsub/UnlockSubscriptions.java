@@ -386,7 +386,11 @@ public final class UnlockSubscriptions {
     /** Wakes every waiter and refuses new ones; called when the client closes. */
     public synchronized void close() {
         closed = true;
-        channels.values().forEach(ChannelWaiters::wakeAll);
+        channels.values().forEach(waiters -> {
+            // A waiter still waiting for its SUBSCRIBE must not sit out the command timeout.
+            waiters.ready.completeExceptionally(new IllegalStateException("lock client closed"));
+            waiters.wakeAll();
+        });
         channels.clear();
         aliases.clear();
     }

@@ -25,11 +25,22 @@ local function sweep(key, base)
     return longest
 end
 
--- Returns the prefix of a lock's read-hold timeout keys: {key}, or key itself when it already has
--- a hash tag (so that in a cluster they share the lock's slot).
+-- Returns the prefix of a lock's read-hold timeout keys, as RedisNames.base does in Java: {key}, or
+-- the key itself when it has a hash tag (Redis Cluster hashes only the text between the first '{'
+-- and the next '}', if not empty), so that in a cluster they share the lock's slot. A key with
+-- braces that form no tag is used as is outside a cluster (Redisson's names), and wrapped in a
+-- cluster, where the whole key is hashed (the client refuses such keys that also contain '}').
 local function hash_tagged(key)
-    if string.find(key, '{', 1, true) then
+    local open = string.find(key, '{', 1, true)
+    if not open then
+        return '{' .. key .. '}'
+    end
+    local close = string.find(key, '}', open + 1, true)
+    if close and close > open + 1 then
         return key
     end
-    return '{' .. key .. '}'
+    if string.find(redis.call('info', 'cluster'), 'cluster_enabled:1', 1, true) then
+        return '{' .. key .. '}'
+    end
+    return key
 end
