@@ -116,6 +116,18 @@ class ChaosCheckerTests {
     }
 
     @Test
+    void whenAWaiterAcquiresLongAfterTheLockBecameFreeThenStrandedIsReported() {
+        long bound = ChaosRun.PARAMS.livenessBoundMillis();
+        hold("a", 1, "rw-0", Kind.WRITE, -1, 0, 1000);
+        events.add(event(500, "b", 1, -1, Type.ACQ, Phase.INV, Kind.READ, "rw-0", -1, -1, 0));
+        events.add(event(bound + 1500, "b", 1, -1, Type.ACQ, Phase.OK, Kind.READ, "rw-0", -1, -1, 0));
+        assertThat(kinds(check())).containsExactly("STRANDED");
+        events.removeIf(e -> e.jvm().equals("b") && e.phase() == Phase.OK);
+        events.add(event(bound + 500, "b", 1, -1, Type.ACQ, Phase.OK, Kind.READ, "rw-0", -1, -1, 0));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
     void whenAWaiterTimesOutBehindAHolderWhoseReleaseFailedThenNothingIsReported() {
         long bound = ChaosRun.PARAMS.livenessBoundMillis();
         hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, bound);
