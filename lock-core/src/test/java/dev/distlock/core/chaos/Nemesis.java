@@ -37,7 +37,15 @@ final class Nemesis {
 
     /** Injects faults until {@code deadline} (wall-clock millis). */
     void run(long deadline) throws InterruptedException {
-        List<FaultType> menu = topology.faults();
+        List<FaultType> menu = new ArrayList<>(topology.faults());
+        // -Dchaos.faults=A,B narrows the menu, to reproduce a finding with fewer moving parts.
+        String only = System.getProperty("chaos.faults", "");
+        if (!only.isBlank()) {
+            menu.retainAll(java.util.Arrays.stream(only.split(",")).map(String::trim).map(FaultType::valueOf).toList());
+        }
+        if (menu.isEmpty()) {
+            throw new IllegalArgumentException("'chaos.faults' leaves no fault for " + topology.name() + ": " + only);
+        }
         while (true) {
             long quiet = rnd.nextInt(10) < 3 ? 15_000 + rnd.nextInt(10_000) : 1000 + rnd.nextInt(3000);
             Thread.sleep(Math.max(0, Math.min(quiet, deadline - System.currentTimeMillis())));

@@ -7,12 +7,13 @@ import java.util.regex.Pattern;
 
 /**
  * Thread names of this JVM, minus bounded pools whose size legitimately varies (Lettuce's and
- * Netty's event loops and timers, the common fork-join pool), for a before/after leak check.
+ * Netty's event loops and timers, Reactor's schedulers, the common fork-join pool), for a before/after leak check.
  */
 final class ThreadCensus {
 
     private static final Pattern BOUNDED_POOLS = Pattern.compile(
-            "lettuce-.*|.*[Ee]ventLoop.*|.*eventExecutor.*|ForkJoinPool.*|Attach Listener|process reaper|chaos-handoff");
+            "lettuce-.*|.*[Ee]ventLoop.*|.*eventExecutor.*|ForkJoinPool.*|parallel-\\d+|boundedElastic-\\d+|single-\\d+"
+                    + "|Attach Listener|process reaper|chaos-handoff");
 
     private ThreadCensus() {
     }
