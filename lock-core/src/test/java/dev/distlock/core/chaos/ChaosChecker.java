@@ -267,10 +267,12 @@ final class ChaosChecker {
     // ---- fencing ----------------------------------------------------------------------------
 
     private void checkLedger(List<LedgerEntry> ledger) {
-        Map<String, Op> byOwnerToken = new HashMap<>();
+        // One owner may draw the same token twice when the counter was reset in between: keep them all.
+        Map<String, List<Op>> byOwnerToken = new HashMap<>();
         for (Op op : ops) {
             if (op.res != null && op.res.token() > 0) {
-                byOwnerToken.put(op.inv.owner() + "/" + op.res.token() + "/" + op.inv.locks().get(0), op);
+                byOwnerToken.computeIfAbsent(op.inv.owner() + "/" + op.res.token() + "/" + op.inv.locks().get(0),
+                        k -> new ArrayList<>()).add(op);
             }
         }
         Map<String, LedgerEntry> firstWriter = new HashMap<>();
@@ -282,10 +284,13 @@ final class ChaosChecker {
                 continue;
             }
             LedgerEntry first = firstWriter.get(tokenKey);
-            Op earlier = first == null ? null : byOwnerToken.get(first.owner() + "/" + first.token() + "/" + first.lock());
-            Op later = byOwnerToken.get(entry.owner() + "/" + entry.token() + "/" + entry.lock());
+            Op earlier = first == null ? null : latestBefore(byOwnerToken.get(first.owner() + "/" + first.token() + "/"
+                    + first.lock()), first.time());
+            Op later = latestBefore(byOwnerToken.get(entry.owner() + "/" + entry.token() + "/" + entry.lock()), entry.time());
+            // The first owner drew the token no earlier than its acquisition's invocation, the second no
+            // later than its write; a counter reset in between explains the duplicate.
             long from = earlier != null ? earlier.inv.time() : Long.MIN_VALUE;
-            long to = later != null && later.res != null ? later.res.time() : entry.time();
+            long to = entry.time();
             boolean excused = faults.stream().anyMatch(f -> f.dataLoss() && f.start() - params.clockErrorMillis <= to
                     && f.settled() >= from);
             if (excused) {
@@ -296,6 +301,17 @@ final class ChaosChecker {
                     + " accepted from two owners: " + (first == null ? "?" : first.owner() + "@" + first.time()) + " ["
                     + earlier + "] and " + entry.owner() + "@" + entry.time() + " [" + later + "]"));
         }
+    }
+
+    /** @return the acquisition among {@code candidates} invoked last before {@code time}, or null */
+    private static Op latestBefore(List<Op> candidates, long time) {
+        Op best = null;
+        for (Op op : candidates == null ? List.<Op>of() : candidates) {
+            if (op.inv.time() <= time && (best == null || op.inv.time() > best.inv.time())) {
+                best = op;
+            }
+        }
+        return best;
     }
 
     // ---- liveness ---------------------------------------------------------------------------

@@ -151,6 +151,18 @@ class ChaosCheckerTests {
     }
 
     @Test
+    void whenTheFirstOwnerDrewTheSameTokenAgainAfterAResetThenTheDuplicateIsStillExcused() {
+        hold("a", 1, "fe-0", Kind.FENCED, -1, 0, 100);
+        hold("b", 1, "fe-0", Kind.FENCED, -1, 200, 300);
+        hold("a", 1, "fe-0", Kind.FENCED, -1, 400, 500);
+        events.replaceAll(e -> e.type() == Type.ACQ && e.phase() == Phase.OK ? withToken(e, 7) : e);
+        ledger.add(new LedgerEntry("fe-0", T + 10, "a:1", 7, "E", FencedLedger.ACCEPT));
+        ledger.add(new LedgerEntry("fe-0", T + 210, "b:1", 7, "E", FencedLedger.DUP));
+        faults.add(new Fault("RESTART", "node", T + 120, T + 150, true, 10));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
     @Tag("chaos")
     void whenAClientSkipsItsLocksThenTheRunReportsOverlapsAndDuplicateTokens() throws Exception {
         ChaosRun.Report report = ChaosRun.run(new ChaosRun.Settings("standalone", 42, Duration.ofSeconds(15), 2, 3, false,

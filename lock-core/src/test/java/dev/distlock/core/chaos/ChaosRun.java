@@ -75,6 +75,7 @@ final class ChaosRun {
         AtomicReference<ChaosTopology> topologyRef = new AtomicReference<>();
         Thread cleanup = new Thread(() -> stopAll(workers, topologyRef.get()), "chaos-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
+        AutoCloseable failoverWatch = () -> { };
         try {
             ChaosTopology topology = ChaosTopology.start(settings.topology());
             topologyRef.set(topology);
@@ -88,6 +89,7 @@ final class ChaosRun {
                 worker.expect("READY", 90);
             }
             Nemesis nemesis = new Nemesis(topology, workers, settings.seed());
+            failoverWatch = nemesis.watchFailovers();
             long deadline = System.currentTimeMillis() + settings.duration().toMillis();
             workers.forEach(worker -> worker.send("GO"));
             try {
@@ -109,6 +111,7 @@ final class ChaosRun {
             finalChecks.probeLocks(violations);
             finalChecks.closeClients(workers);
             finalChecks.leftoverKeys(violations);
+            failoverWatch.close();
             List<Fault> faults = nemesis.faults();
             write(dir.resolve("faults.log"), faults.stream().map(Fault::toLine).toList());
             ChaosChecker.Result result = ChaosChecker.check(readHistories(dir), faults, readLedger(dir), PARAMS);
@@ -122,6 +125,7 @@ final class ChaosRun {
             return report;
         }
         finally {
+            failoverWatch.close();
             stopAll(workers, topologyRef.get());
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);

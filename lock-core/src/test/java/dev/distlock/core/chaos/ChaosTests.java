@@ -28,6 +28,7 @@ class ChaosTests {
 
     @Test
     @DisabledIfSystemProperty(named = "chaos.minutes", matches = ".+")
+    @DisabledIfSystemProperty(named = "chaos.recheck", matches = ".+")
     void shouldKeepEveryPromiseUnderRandomFaults() throws Exception {
         long seed = seed();
         String topology = System.getProperty("chaos.topology", TOPOLOGIES[(int) Math.floorMod(seed, 3L)]);
@@ -46,6 +47,21 @@ class ChaosTests {
             reports.add(ChaosRun.run(new ChaosRun.Settings(topology.trim(), seed, duration, 3, 3, true, false)));
         }
         assertNoViolations(reports);
+    }
+
+    /** Checks a recorded run again ({@code -Dchaos.recheck=target/chaos/<run>}), e.g. after a checker change. */
+    @Test
+    @EnabledIfSystemProperty(named = "chaos.recheck", matches = ".+")
+    void shouldFindNoViolationsInARecordedRun() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("chaos.recheck"));
+        List<Fault> faults = java.nio.file.Files.readAllLines(dir.resolve("faults.log")).stream()
+                .filter(line -> !line.isBlank()).map(Fault::parse).toList();
+        ChaosChecker.Result result = ChaosChecker.check(ChaosRun.readHistories(dir), faults, ChaosRun.readLedger(dir),
+                ChaosRun.PARAMS);
+        org.slf4j.LoggerFactory.getLogger(ChaosTests.class).info("[chaos] recheck of {}: {} violations, {}", dir,
+                result.violations().size(), result.stats());
+        assertThat(result.violations()).as(() -> String.join("\n", result.violations().stream().limit(5)
+                .map(Violation::toString).toList())).isEmpty();
     }
 
     private static long seed() {

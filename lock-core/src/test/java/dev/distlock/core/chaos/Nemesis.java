@@ -35,6 +35,49 @@ final class Nemesis {
         return List.copyOf(faults);
     }
 
+    /**
+     * Watches which node Sentinel names as master, every 200 ms, and records every change as a
+     * data-loss fault starting a second before the last poll that still saw the old master: Sentinel
+     * may fail over on its own after any stall (a pause, a client pause, a restart), and whatever the
+     * old master acknowledged but had not replicated is lost from the promotion on.
+     * @return a handle that stops the watch
+     */
+    AutoCloseable watchFailovers() {
+        if (!(topology instanceof ChaosTopology.Sentinel sentinel)) {
+            return () -> { };
+        }
+        Thread watch = new Thread(() -> {
+            int master = sentinel.masterPort();
+            long seenAt = System.currentTimeMillis();
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(200);
+                    int now = sentinel.masterPort();
+                    if (now != master) {
+                        Fault fault = new Fault("FAILOVER_SEEN", master + "->" + now, seenAt - 1000,
+                                System.currentTimeMillis(), true, FaultType.FAILOVER.graceMillis());
+                        faults.add(fault);
+                        log.info("[chaos] fault {}", fault);
+                        master = now;
+                    }
+                    seenAt = System.currentTimeMillis();
+                }
+                catch (InterruptedException ex) {
+                    return;
+                }
+                catch (RuntimeException sentinelsBusy) {
+                    // keep the last time the old master was seen: the window only grows
+                }
+            }
+        }, "chaos-failover-watch");
+        watch.setDaemon(true);
+        watch.start();
+        return () -> {
+            watch.interrupt();
+            watch.join(5000);
+        };
+    }
+
     /** Injects faults until {@code deadline} (wall-clock millis). */
     void run(long deadline) throws InterruptedException {
         List<FaultType> menu = new ArrayList<>(topology.faults());
