@@ -39,9 +39,17 @@ import dev.distlock.core.chaos.Event.Type;
  * of different owners on one lock, not both read holds, that overlap by more than the clock error,
  * are a violation.
  *
+ * <p><b>Early loss (EARLY_LOSS).</b> A release that answers "not held" before the hold's explicit
+ * lease (the smallest in its nest, counted from the outer invocation) could have run out, without a
+ * data-loss fault: the hold vanished while its lease was valid.
+ *
  * <p><b>Fencing (FENCING).</b> The {@link FencedLedger} logs {@code DUP} when two owners wrote with
  * the same token; a violation unless a data-loss fault lies between the two acquisitions (a lost
  * counter may reissue a token).
+ *
+ * <p><b>Availability (UNAVAILABLE).</b> A call that fails with an error (not a timeout) although no
+ * fault was in force or within its grace period from the call's invocation to its answer; "not held"
+ * answers (IllegalMonitorStateException), timeouts (load) and interrupts are not counted.
  *
  * <p><b>Liveness (STRANDED).</b> For every outer acquisition that waited at least the bound (it timed
  * out, or it acquired late): between its invocation and its answer, subtract every moment at which another operation on any of its locks may
@@ -127,6 +135,7 @@ final class ChaosChecker {
         checker.checkOverlaps();
         checker.checkLedger(ledger);
         checker.checkLiveness();
+        checker.checkAvailability(events);
         return new Result(List.copyOf(checker.violations), checker.stats);
     }
 
@@ -182,6 +191,7 @@ final class ChaosChecker {
             if (op.res == null || op.res.phase() != Phase.OK) {
                 continue;
             }
+            checkEarlyLoss(op);
             Interval safe = safeInterval(op);
             if (safe == null) {
                 count("holds not checked (lease may have lapsed)");
@@ -210,6 +220,49 @@ final class ChaosChecker {
                 active.add(hold);
             }
         }
+    }
+
+    /**
+     * EARLY_LOSS: a release answered "not held" (IllegalMonitorStateException) before the hold's
+     * explicit lease could have run out, with no data-loss fault around: every run of the release
+     * script happened before its answer was recorded, so at that moment the lease was still valid,
+     * and nothing but the library itself can have removed the hold.
+     */
+    private void checkEarlyLoss(Op op) {
+        List<Op> nest = new ArrayList<>(op.nested);
+        nest.add(op);
+        long smallestLease = Long.MAX_VALUE;
+        for (Op member : nest) {
+            long lease = member.inv.leaseMillis();
+            if (member.res != null && member.res.phase() != Phase.FAIL) {
+                smallestLease = Math.min(smallestLease, lease < 0 ? Long.MAX_VALUE : lease);
+            }
+        }
+        if (smallestLease == Long.MAX_VALUE || op.inv.detail().equals("broken") || "broken".equals(op.res.detail())) {
+            return;
+        }
+        long validUntil = op.inv.time() + Math.min(smallestLease, nest.stream().anyMatch(m -> m.inv.leaseMillis() < 0)
+                ? params.watchdogMillis : Long.MAX_VALUE) - params.clockErrorMillis;
+        for (Op member : nest) {
+            Event answer = member.relRes;
+            if (answer == null || answer.phase() != Phase.ERR || !answer.detail().contains("IllegalMonitorStateException")
+                    || answer.time() >= validUntil) {
+                continue;
+            }
+            boolean dataLoss = faults.stream().anyMatch(f -> f.dataLoss() && f.start() - params.clockErrorMillis
+                    <= answer.time() && f.settled() >= op.inv.time());
+            if (!dataLoss) {
+                violations.add(new Violation("EARLY_LOSS", "release answered 'not held' at " + answer.time() + ", "
+                        + (validUntil - answer.time()) + " ms before the lease could have run out (" + validUntil
+                        + "), with no data-loss fault: [" + member + "]" + (member == op ? "" : " nested in [" + op + "]")
+                        + "; faults around: " + faultsAround(op.inv.time(), answer.time())));
+            }
+        }
+    }
+
+    private List<String> faultsAround(long from, long to) {
+        return faults.stream().filter(f -> f.start() <= to && f.settled() >= from)
+                .map(f -> f.type() + "@" + f.start() + ".." + f.end()).toList();
     }
 
     /** @return the part of a hold during which no documented cause could have ended it, or null */
@@ -361,6 +414,44 @@ final class ChaosChecker {
                 count("waits with a free stretch below the bound");
             }
         }
+    }
+
+    /**
+     * UNAVAILABLE: a call failed with an error although no fault was in force or settling from its
+     * invocation to its answer. Timeouts are left out (a loaded machine may be slow without a fault),
+     * as are interrupts. One violation per distinct error, with how often and when it occurred.
+     */
+    private void checkAvailability(List<Event> events) {
+        Map<String, Event> invocations = new HashMap<>();
+        Map<String, long[]> byError = new TreeMap<>();
+        Map<String, String> example = new HashMap<>();
+        for (Event e : events) {
+            String key = e.jvm() + "#" + e.op() + "#" + e.type();
+            if (e.phase() == Phase.INV) {
+                invocations.put(key, e);
+                continue;
+            }
+            Event inv = invocations.get(key);
+            // "Not held" is an answer, not an outage (EARLY_LOSS judges it); timeouts may be load.
+            if (e.phase() != Phase.ERR || inv == null || e.detail().contains("timed out")
+                    || e.detail().contains("Interrupt") || e.detail().contains("IllegalMonitorStateException")) {
+                continue;
+            }
+            boolean faulty = faults.stream().anyMatch(f -> f.start() - params.clockErrorMillis <= e.time()
+                    && f.settled() >= inv.time());
+            if (!faulty) {
+                String error = e.type() + " " + e.detail().replaceAll("'[^']*'", "'*'")
+                        .replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "*").replaceAll("\\d+", "N");
+                long[] seen = byError.computeIfAbsent(error, k -> new long[] {0, Long.MAX_VALUE, 0});
+                seen[0]++;
+                seen[1] = Math.min(seen[1], e.time());
+                seen[2] = Math.max(seen[2], e.time());
+                example.putIfAbsent(error, inv.jvm() + "#" + inv.op() + " " + inv.kind() + inv.locks() + " " + e.detail());
+            }
+        }
+        byError.forEach((error, seen) -> violations.add(new Violation("UNAVAILABLE", seen[0] + " call(s) failed between "
+                + seen[1] + " and " + seen[2] + " with no fault in force or settling: " + error + "; e.g. "
+                + example.get(error) + "; faults around: " + faultsAround(seen[1] - 30_000, seen[2]))));
     }
 
     /** @return until when an operation may have held or claimed its locks */

@@ -82,8 +82,29 @@ class ChaosCheckerTests {
     void whenAWatchdogHoldsReleaseFailedThenTheOverlapIsExplained() {
         hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 3000);
         events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
-        events.add(event(3050, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, "re-0", 0, 0, 0));
+        events.add(new Event(T + 3050, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0, 0,
+                "LockException: Command timed out"));
         hold("b", 1, "re-0", Kind.REENTRANT, -1, 1000, 1500);
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenAReleaseSaysNotHeldBeforeTheLeaseCouldEndThenEarlyLossIsReported() {
+        hold("a", 1, "re-0", Kind.REENTRANT, 3000, 0, 500);
+        events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
+        events.add(new Event(T + 510, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0, 0,
+                "java.lang.IllegalMonitorStateException: lease expired"));
+        assertThat(kinds(check())).containsExactly("EARLY_LOSS");
+        faults.add(new Fault("RESTART", "node", T + 100, T + 200, true, 1000));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenAReleaseSaysNotHeldAfterTheLeaseCouldHaveEndedThenNothingIsReported() {
+        hold("a", 1, "re-0", Kind.REENTRANT, 300, 0, 200);
+        events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
+        events.add(new Event(T + 400, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0, 0,
+                "java.lang.IllegalMonitorStateException: lease expired"));
         assertThat(check().violations()).isEmpty();
     }
 
@@ -132,9 +153,21 @@ class ChaosCheckerTests {
         long bound = ChaosRun.PARAMS.livenessBoundMillis();
         hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, bound);
         events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
-        events.add(event(bound + 10, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, "re-0", 0, 0, 0));
+        events.add(new Event(T + bound + 10, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0,
+                0, "LockException: Command timed out"));
         events.add(event(500, "b", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", 2 * bound, -1, 0));
         events.add(event(2 * bound + 500, "b", 1, -1, Type.ACQ, Phase.FAIL, Kind.REENTRANT, "re-0", 2 * bound, -1, 0));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenACallFailsLongAfterEveryFaultSettledThenUnavailableIsReported() {
+        events.add(event(0, "a", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", 0, -1, 0));
+        events.add(new Event(T + 20_000, "a", 1, -1, Type.ACQ, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, -1, 0,
+                "LockException: READONLY You can't write against a read only replica."));
+        faults.add(new Fault("FAILOVER", "x", T - 10_000, T - 5000, true, 4000));
+        assertThat(kinds(check())).containsExactly("UNAVAILABLE");
+        faults.add(new Fault("RESTART", "x", T + 19_000, T + 19_100, true, 4000));
         assertThat(check().violations()).isEmpty();
     }
 
