@@ -265,6 +265,9 @@ final class ChaosOperations {
         }
         catch (RuntimeException ex) {
             history.record(op, parent, Type.ACQ, Phase.ERR, kind, names, owner, wait, lease, 0, ex.toString());
+            // A call that fails at once (no permission, read-only replica) must not spin the thread;
+            // not drawn from the seeded random, so the sequence of operations does not depend on errors.
+            Thread.sleep(50 + java.util.concurrent.ThreadLocalRandom.current().nextInt(150));
             return NOT_ACQUIRED;
         }
     }
