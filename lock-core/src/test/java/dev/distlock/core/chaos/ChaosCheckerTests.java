@@ -198,7 +198,7 @@ class ChaosCheckerTests {
     @Test
     @Tag("chaos")
     void whenAClientSkipsItsLocksThenTheRunReportsOverlapsAndDuplicateTokens() throws Exception {
-        ChaosRun.Report report = ChaosRun.run(new ChaosRun.Settings("standalone", 42, Duration.ofSeconds(15), 2, 3, false,
+        ChaosRun.Report report = ChaosRun.run(new ChaosRun.Settings("standalone", 42, Duration.ofSeconds(10), 2, 3, false,
                 true));
         assertThat(report.violations()).extracting(Violation::kind).contains("OVERLAP", "FENCING");
     }
