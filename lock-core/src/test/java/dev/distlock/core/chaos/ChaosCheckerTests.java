@@ -1,0 +1,234 @@
+package dev.distlock.core.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import dev.distlock.core.chaos.ChaosChecker.Result;
+import dev.distlock.core.chaos.ChaosChecker.Violation;
+import dev.distlock.core.chaos.Event.Kind;
+import dev.distlock.core.chaos.Event.Phase;
+import dev.distlock.core.chaos.Event.Type;
+
+/**
+ * The harness's checker must not pass silently: synthetic histories with a known violation are
+ * reported, histories that documented behaviour explains are not, and a real run with a client that
+ * skips its locks is caught.
+ */
+class ChaosCheckerTests {
+
+    private static final long T = 1_700_000_000_000L;
+
+    private final List<Event> events = new ArrayList<>();
+    private final List<Fault> faults = new ArrayList<>();
+    private final List<LedgerEntry> ledger = new ArrayList<>();
+
+    @Test
+    void whenTwoWatchdogHoldsOverlapThenOverlapIsReported() {
+        hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 1000);
+        hold("b", 1, "re-0", Kind.REENTRANT, -1, 500, 1500);
+        assertThat(kinds(check())).containsExactly("OVERLAP");
+    }
+
+    @Test
+    void whenHoldsFollowEachOtherThenNothingIsReported() {
+        hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 1000);
+        hold("b", 1, "re-0", Kind.REENTRANT, -1, 1000, 1500);
+        hold("c", 1, "re-1", Kind.REENTRANT, -1, 0, 1500);
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenTwoReadHoldsOverlapThenNothingIsReportedButAWriteHoldIs() {
+        hold("a", 1, "rw-0", Kind.READ, -1, 0, 1000);
+        hold("b", 1, "rw-0", Kind.READ, -1, 100, 900);
+        assertThat(check().violations()).isEmpty();
+        hold("c", 1, "rw-0", Kind.WRITE, -1, 200, 300);
+        assertThat(kinds(check())).containsExactly("OVERLAP", "OVERLAP");
+    }
+
+    @Test
+    void whenTheFirstExplicitLeaseHadRunOutThenTheOverlapIsExplained() {
+        hold("a", 1, "re-0", Kind.REENTRANT, 500, 0, 3000);
+        hold("b", 1, "re-0", Kind.REENTRANT, 500, 600, 1000);
+        assertThat(check().violations()).isEmpty();
+        hold("c", 1, "re-0", Kind.REENTRANT, 500, 300, 400);
+        assertThat(kinds(check())).containsExactly("OVERLAP");
+    }
+
+    @Test
+    void whenAShortNestedLeaseEndsTheHoldEarlierThenTheOverlapIsExplained() {
+        hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 3000);
+        events.add(event(100, "a", 2, 1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", -1, 200, 0));
+        events.add(event(110, "a", 2, 1, Type.ACQ, Phase.OK, Kind.REENTRANT, "re-0", -1, 200, 0));
+        hold("b", 1, "re-0", Kind.REENTRANT, -1, 1000, 1500);
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenTheHolderReportedItsLeaseLostThenTheOverlapIsExplained() {
+        hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 3000);
+        hold("b", 1, "re-0", Kind.REENTRANT, -1, 1000, 1500);
+        events.add(event(3100, "a", -1, -1, Type.LOST, Phase.OK, Kind.REENTRANT, "re-0", 0, 0, 0));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenAWatchdogHoldsReleaseFailedThenTheOverlapIsExplained() {
+        hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 3000);
+        events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
+        events.add(new Event(T + 3050, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0, 0,
+                "LockException: Command timed out"));
+        hold("b", 1, "re-0", Kind.REENTRANT, -1, 1000, 1500);
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenAReleaseSaysNotHeldBeforeTheLeaseCouldEndThenEarlyLossIsReported() {
+        hold("a", 1, "re-0", Kind.REENTRANT, 3000, 0, 500);
+        events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
+        events.add(new Event(T + 510, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0, 0,
+                "java.lang.IllegalMonitorStateException: lease expired"));
+        assertThat(kinds(check())).containsExactly("EARLY_LOSS");
+        faults.add(new Fault("RESTART", "node", T + 100, T + 200, true, 1000));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenAReleaseSaysNotHeldAfterTheLeaseCouldHaveEndedThenNothingIsReported() {
+        hold("a", 1, "re-0", Kind.REENTRANT, 300, 0, 200);
+        events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
+        events.add(new Event(T + 400, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0, 0,
+                "java.lang.IllegalMonitorStateException: lease expired"));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenADataLossFaultHappenedDuringTheHoldThenTheOverlapIsExplained() {
+        hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 3000);
+        hold("b", 1, "re-0", Kind.REENTRANT, -1, 1000, 1500);
+        faults.add(new Fault("RESTART", "node", T + 800, T + 900, true, 1000));
+        assertThat(check().violations()).isEmpty();
+        faults.set(0, new Fault("KILL_COMMAND", "node", T + 800, T + 900, false, 1000));
+        assertThat(kinds(check())).containsExactly("OVERLAP");
+    }
+
+    @Test
+    void whenAMultiLockOverlapsAMemberHoldThenOverlapIsReported() {
+        hold("a", 1, "re-0,re-1", Kind.MULTI, -1, 0, 1000);
+        hold("b", 1, "re-1", Kind.REENTRANT, 2000, 200, 300);
+        assertThat(kinds(check())).containsExactly("OVERLAP");
+    }
+
+    @Test
+    void whenAWaiterTimesOutWhileTheLockIsFreeThenStrandedIsReported() {
+        long bound = ChaosRun.PARAMS.livenessBoundMillis();
+        hold("a", 1, "fa-0", Kind.FAIR, -1, 0, 1000);
+        events.add(event(500, "b", 1, -1, Type.ACQ, Phase.INV, Kind.FAIR, "fa-0", bound + 5000, -1, 0));
+        events.add(event(bound + 5500, "b", 1, -1, Type.ACQ, Phase.FAIL, Kind.FAIR, "fa-0", bound + 5000, -1, 0));
+        assertThat(kinds(check())).containsExactly("STRANDED");
+        faults.add(new Fault("JVM_PAUSE", "b", T + 3000, T + 4000, false, 3000));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenAWaiterAcquiresLongAfterTheLockBecameFreeThenStrandedIsReported() {
+        long bound = ChaosRun.PARAMS.livenessBoundMillis();
+        hold("a", 1, "rw-0", Kind.WRITE, -1, 0, 1000);
+        events.add(event(500, "b", 1, -1, Type.ACQ, Phase.INV, Kind.READ, "rw-0", -1, -1, 0));
+        events.add(event(bound + 1500, "b", 1, -1, Type.ACQ, Phase.OK, Kind.READ, "rw-0", -1, -1, 0));
+        assertThat(kinds(check())).containsExactly("STRANDED");
+        events.removeIf(e -> e.jvm().equals("b") && e.phase() == Phase.OK);
+        events.add(event(bound + 500, "b", 1, -1, Type.ACQ, Phase.OK, Kind.READ, "rw-0", -1, -1, 0));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenAWaiterTimesOutBehindAHolderWhoseReleaseFailedThenNothingIsReported() {
+        long bound = ChaosRun.PARAMS.livenessBoundMillis();
+        hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, bound);
+        events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
+        events.add(new Event(T + bound + 10, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0,
+                0, "LockException: Command timed out"));
+        events.add(event(500, "b", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", 2 * bound, -1, 0));
+        events.add(event(2 * bound + 500, "b", 1, -1, Type.ACQ, Phase.FAIL, Kind.REENTRANT, "re-0", 2 * bound, -1, 0));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenACallFailsLongAfterEveryFaultSettledThenUnavailableIsReported() {
+        events.add(event(0, "a", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", 0, -1, 0));
+        events.add(new Event(T + 20_000, "a", 1, -1, Type.ACQ, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, -1, 0,
+                "LockException: READONLY You can't write against a read only replica."));
+        faults.add(new Fault("FAILOVER", "x", T - 10_000, T - 5000, true, 4000));
+        assertThat(kinds(check())).containsExactly("UNAVAILABLE");
+        faults.add(new Fault("RESTART", "x", T + 19_000, T + 19_100, true, 4000));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenTwoOwnersWroteWithTheSameTokenThenFencingIsReportedUnlessDataWasLost() {
+        hold("a", 1, "fe-0", Kind.FENCED, -1, 0, 100);
+        hold("b", 1, "fe-0", Kind.FENCED, -1, 200, 300);
+        events.replaceAll(e -> e.type() == Type.ACQ && e.phase() == Phase.OK ? withToken(e, 7) : e);
+        ledger.add(new LedgerEntry("fe-0", T + 10, "a:1", 7, "E", FencedLedger.ACCEPT));
+        ledger.add(new LedgerEntry("fe-0", T + 210, "b:1", 7, "E", FencedLedger.DUP));
+        assertThat(kinds(check())).containsExactly("FENCING");
+        faults.add(new Fault("RESTART", "node", T + 120, T + 150, true, 1000));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenTheFirstOwnerDrewTheSameTokenAgainAfterAResetThenTheDuplicateIsStillExcused() {
+        hold("a", 1, "fe-0", Kind.FENCED, -1, 0, 100);
+        hold("b", 1, "fe-0", Kind.FENCED, -1, 200, 300);
+        hold("a", 1, "fe-0", Kind.FENCED, -1, 400, 500);
+        events.replaceAll(e -> e.type() == Type.ACQ && e.phase() == Phase.OK ? withToken(e, 7) : e);
+        ledger.add(new LedgerEntry("fe-0", T + 10, "a:1", 7, "E", FencedLedger.ACCEPT));
+        ledger.add(new LedgerEntry("fe-0", T + 210, "b:1", 7, "E", FencedLedger.DUP));
+        faults.add(new Fault("RESTART", "node", T + 120, T + 150, true, 10));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    @Tag("chaos")
+    void whenAClientSkipsItsLocksThenTheRunReportsOverlapsAndDuplicateTokens() throws Exception {
+        ChaosRun.Report report = ChaosRun.run(new ChaosRun.Settings("standalone", 42, Duration.ofSeconds(10), 2, 3, false,
+                true));
+        assertThat(report.violations()).extracting(Violation::kind).contains("OVERLAP", "FENCING");
+    }
+
+    private Result check() {
+        List<Event> sorted = new ArrayList<>(events);
+        sorted.sort((x, y) -> Long.compare(x.time(), y.time()));
+        return ChaosChecker.check(sorted, faults, ledger, ChaosRun.PARAMS);
+    }
+
+    private static List<String> kinds(Result result) {
+        return result.violations().stream().map(Violation::kind).toList();
+    }
+
+    private void hold(String jvm, long owner, String locks, Kind kind, long lease, long from, long to) {
+        long op = events.stream().filter(e -> e.jvm().equals(jvm)).mapToLong(Event::op).max().orElse(0) + 1;
+        events.add(event(from - 5, jvm, op, -1, Type.ACQ, Phase.INV, kind, locks, 1000, lease, owner));
+        events.add(event(from, jvm, op, -1, Type.ACQ, Phase.OK, kind, locks, 1000, lease, owner));
+        events.add(event(to, jvm, op, -1, Type.REL, Phase.INV, kind, locks, 0, 0, owner));
+        events.add(event(to + 5, jvm, op, -1, Type.REL, Phase.OK, kind, locks, 0, 0, owner));
+    }
+
+    private static Event event(long at, String jvm, long op, long parent, Type type, Phase phase, Kind kind, String locks,
+            long wait, long lease, long owner) {
+        return new Event(T + at, jvm, op, parent, type, phase, kind, List.of(locks.split(",")), jvm + ":" + Math.max(1, owner),
+                wait, lease, 0, "-");
+    }
+
+    private static Event withToken(Event e, long token) {
+        return new Event(e.time(), e.jvm(), e.op(), e.parent(), e.type(), e.phase(), e.kind(), e.locks(), e.owner(),
+                e.waitMillis(), e.leaseMillis(), token, e.detail());
+    }
+}

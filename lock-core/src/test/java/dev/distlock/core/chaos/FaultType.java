@@ -1,0 +1,35 @@
+package dev.distlock.core.chaos;
+
+/** The faults the {@link Nemesis} can inject, each with the time clients need after it heals. */
+enum FaultType {
+    /** SIGSTOP of a Redis node, SIGCONT after up to 3-4 s. */
+    REDIS_PAUSE(3000),
+    /** SIGSTOP of a client JVM, SIGCONT after up to 6 s (beyond the watchdog timeout). */
+    JVM_PAUSE(3000),
+    /** {@code CLIENT KILL} of a client JVM's command connections. */
+    KILL_COMMAND(5000),
+    /** {@code CLIENT KILL} of a client JVM's pub/sub connection. */
+    KILL_PUBSUB(5000),
+    /** {@code CLIENT PAUSE} (writes or all) on a node. */
+    CLIENT_PAUSE(3000),
+    /** {@code ACL SETUSER default -evalsha -eval}, restored after a while. */
+    ACL_SCRIPTS(5000),
+    /** {@code ACL SETUSER default resetchannels}, restored with {@code allchannels}. */
+    ACL_CHANNELS(5000),
+    /** Restart of a Redis node (its data is lost). */
+    RESTART(10_000),
+    /** {@code SENTINEL FAILOVER}. */
+    FAILOVER(15_000),
+    /** A lock's slot migrated, keys and all, to another master. */
+    SLOT_MIGRATION(8000);
+
+    private final long graceMillis;
+
+    FaultType(long graceMillis) {
+        this.graceMillis = graceMillis;
+    }
+
+    long graceMillis() {
+        return graceMillis;
+    }
+}

@@ -1,0 +1,146 @@
+package dev.distlock.core.chaos;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.chaos.ChaosChecker.Params;
+import dev.distlock.core.chaos.ChaosChecker.Violation;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+
+/**
+ * Checks after the last fault healed and the clients stopped working:
+ * <ul>
+ * <li>THREAD_LEAK: a client JVM has threads (outside bounded Lettuce/Netty pools) it did not have
+ *     before the run, 15 s after its last operation;</li>
+ * <li>SUBSCRIPTION_LEAK: a Distlock channel is still subscribed on some node when no one waits,
+ *     after the client's channel linger (10 s) and a margin;</li>
+ * <li>STUCK: a lock cannot be taken by a fresh client within the longest lease plus the watchdog
+ *     timeout and margins, although every operation on it has ended (by the README, a hold whose
+ *     acquire or release failed expires with its lease; nothing is renewed for an owner that let go);</li>
+ * <li>LEFTOVER_KEY: after every client closed and the longest lease, unlock latch and fair-queue
+ *     deadline passed, a key of the run is still in Redis on some node. Fencing-token counters
+ *     ({@code redisson_lock_token:*}) are meant to persist and are not counted.</li>
+ * </ul>
+ */
+final class FinalChecks {
+
+    private final ChaosTopology topology;
+    private final Params params;
+
+    FinalChecks(ChaosTopology topology, Params params) {
+        this.topology = topology;
+        this.params = params;
+    }
+
+    void awaitIdle(List<WorkerProcess> workers, List<Violation> violations) throws InterruptedException {
+        for (WorkerProcess worker : workers) {
+            String leaked = worker.expect("IDLE", 180);
+            if (!"-".equals(leaked)) {
+                violations.add(new Violation("THREAD_LEAK", "client JVM " + worker.jvm() + " has new threads " + leaked));
+            }
+        }
+    }
+
+    void subscriptions(List<Violation> violations) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 30_000;
+        Set<String> channels = channels();
+        while (!channels.isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(500);
+            channels = channels();
+        }
+        if (!channels.isEmpty()) {
+            violations.add(new Violation("SUBSCRIPTION_LEAK", "channels still subscribed 30 s after the last operation,"
+                    + " with no waiter: " + channels));
+        }
+    }
+
+    private Set<String> channels() {
+        Set<String> channels = new LinkedHashSet<>();
+        for (RedisServer node : topology.dataNodes()) {
+            collect(channels, node, node.command("PUBSUB", "CHANNELS"));
+            if (RedisServers.majorVersion() >= 7) {
+                collect(channels, node, node.command("PUBSUB", "SHARDCHANNELS"));
+            }
+        }
+        return channels;
+    }
+
+    private static void collect(Set<String> into, RedisServer node, String reply) {
+        for (String channel : reply.split("\n")) {
+            if (channel.contains(ChaosRun.KEY_PREFIX)) {
+                into.add(channel + " on " + node.port());
+            }
+        }
+    }
+
+    void probeLocks(List<Violation> violations) throws InterruptedException {
+        long wait = Math.max(params.maxLeaseMillis(), params.watchdogMillis()) + params.watchdogMillis()
+                + params.fairWaitMillis() + 2 * params.commandTimeoutMillis() + 5000;
+        LockClientOptions options = topology.connect(LockClientOptions.builder().keyPrefix(ChaosRun.KEY_PREFIX)
+                .commandTimeout(Duration.ofMillis(params.commandTimeoutMillis()))).build();
+        try (LockClient probe = LockClient.create(options)) {
+            for (String name : ChaosOperations.allNames()) {
+                RedisLock lock = name.startsWith("fe-") ? probe.getFencedLock(name)
+                        : name.startsWith("fa-") ? probe.getFairLock(name)
+                        : name.startsWith("rw-") ? probe.getReadWriteLock(name).writeLock() : probe.getLock(name);
+                String outcome;
+                try {
+                    if (lock.tryLock(wait, 1000, TimeUnit.MILLISECONDS)) {
+                        lock.unlock();
+                        continue;
+                    }
+                    outcome = "not acquired";
+                }
+                catch (RuntimeException ex) {
+                    outcome = ex.toString();
+                }
+                String state;
+                try {
+                    state = probe.inspect(name).toString();
+                }
+                catch (RuntimeException ex) {
+                    state = "(inspect failed: " + ex + ")";
+                }
+                violations.add(new Violation("STUCK", "lock '" + name + "' " + outcome + " within " + wait
+                        + " ms after every operation ended and every fault healed; state " + state));
+            }
+        }
+    }
+
+    void closeClients(List<WorkerProcess> workers) throws InterruptedException {
+        workers.forEach(worker -> worker.send("CLOSE"));
+        for (WorkerProcess worker : workers) {
+            worker.expect("CLOSED", 60);
+            worker.waitForExit(30);
+        }
+    }
+
+    void leftoverKeys(List<Violation> violations) throws InterruptedException {
+        // Longest of: explicit lease, watchdog lease, unlock latch (3 command timeouts), fair deadlines.
+        long settle = Math.max(Math.max(params.maxLeaseMillis(), params.watchdogMillis()),
+                Math.max(3 * params.commandTimeoutMillis(), params.fairWaitMillis())) + 3000;
+        Thread.sleep(settle);
+        List<String> leftovers = new ArrayList<>();
+        for (RedisServer node : topology.dataNodes()) {
+            for (String key : node.command("KEYS", "*").split("\n")) {
+                if (key.isBlank() || key.startsWith("redisson_lock_token:")) {
+                    continue;
+                }
+                leftovers.add(key + " (" + node.command("TYPE", key) + ", pttl " + node.command("PTTL", key) + " ms, on "
+                        + node.port() + ")");
+            }
+        }
+        if (!leftovers.isEmpty()) {
+            violations.add(new Violation("LEFTOVER_KEY", leftovers.size() + " keys left " + settle
+                    + " ms after every client closed: " + leftovers));
+        }
+    }
+}
