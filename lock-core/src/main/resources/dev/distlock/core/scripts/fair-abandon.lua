@@ -5,6 +5,7 @@
 -- ARGV[1] wake-up message, ARGV[2] owner field, ARGV[3] waiter timeout in ms,
 -- ARGV[4] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns 1 when the owner was queued, else 0.
+--! include announce
 --! include server-clock
 local now = server_now()
 local owner = ARGV[2]
@@ -30,7 +31,7 @@ end
 if redis.call('exists', KEYS[1]) == 0 then
     local head = redis.call('lindex', KEYS[2], 0)
     if head then
-        redis.call(ARGV[4], KEYS[4] .. ':' .. head, ARGV[1])
+        announce(ARGV[4], KEYS[4] .. ':' .. head, ARGV[1])
     end
 end
 if found then

@@ -7,6 +7,7 @@
 -- ARGV[4] waiter timeout in ms, ARGV[5] longest park in ms, ARGV[6] wake-up message,
 -- ARGV[7] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns nil when acquired, else how long to park before trying again, in ms.
+--! include announce
 --! include server-clock
 local now = server_now()
 local owner = ARGV[2]
@@ -52,7 +53,7 @@ if free and (head == false or head == owner) then
 end
 
 if purged and free and head then
-    redis.call(ARGV[7], KEYS[4] .. ':' .. head, ARGV[6])
+    announce(ARGV[7], KEYS[4] .. ':' .. head, ARGV[6])
 end
 
 if tonumber(ARGV[3]) == 0 then

@@ -2,6 +2,7 @@
 -- KEYS[1] lock key, KEYS[2] queue, KEYS[3] deadlines, KEYS[4] waiter channel prefix
 -- ARGV[1] wake-up message, ARGV[2] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns 1 when a lock was deleted, else 0.
+--! include announce
 --! include server-clock
 local now = server_now()
 for _, dead in ipairs(redis.call('zrangebyscore', KEYS[3], '-inf', now)) do
@@ -11,7 +12,7 @@ end
 if redis.call('del', KEYS[1]) == 1 then
     local head = redis.call('lindex', KEYS[2], 0)
     if head then
-        redis.call(ARGV[2], KEYS[4] .. ':' .. head, ARGV[1])
+        announce(ARGV[2], KEYS[4] .. ':' .. head, ARGV[1])
     end
     return 1
 end

@@ -4,6 +4,7 @@
 -- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it),
 -- ARGV[5] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
+--! include announce
 --! include unlock-latch
 --! include server-clock
 local replayed, previous = latch_replay(KEYS[5])
@@ -20,7 +21,7 @@ local function release()
     local function wakeHead()
         local head = redis.call('lindex', KEYS[2], 0)
         if head then
-            redis.call(ARGV[5], KEYS[4] .. ':' .. head, ARGV[1])
+            announce(ARGV[5], KEYS[4] .. ':' .. head, ARGV[1])
         end
     end
 

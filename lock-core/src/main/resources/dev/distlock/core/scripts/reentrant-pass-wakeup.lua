@@ -3,6 +3,7 @@
 -- ARGV[1] unlock message, ARGV[2] prefix of the per-client wake-up channels, ARGV[3] the passing client,
 -- ARGV[4] publish command of the broadcast (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns 1 when someone was woken, 0 when the lock is held again (its release will wake someone).
+--! include announce
 --! include wake-one-client
 redis.call('srem', KEYS[3], ARGV[3])
 if redis.call('exists', KEYS[1]) == 1 then

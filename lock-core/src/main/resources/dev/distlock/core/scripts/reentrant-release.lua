@@ -10,6 +10,7 @@
 -- On release, one listed Distlock client is woken on its own channel, so a release does not send
 -- every waiting client at the lock; only when none is listed (or none listens any more) does the
 -- release broadcast on the shared channel, which is also what wakes Redisson's waiters.
+--! include announce
 --! include unlock-latch
 --! include wake-one-client
 local replayed, previous = latch_replay(KEYS[3])

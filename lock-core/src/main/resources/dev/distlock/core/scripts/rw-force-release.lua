@@ -4,6 +4,7 @@
 -- ARGV[1] wake-all message, ARGV[2] mode to delete (read or write),
 -- ARGV[3] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns 1 when a lock was deleted, else 0.
+--! include announce
 --! include rw-holds
 local key = KEYS[1]
 if redis.call('hget', key, 'mode') ~= ARGV[2] then
@@ -21,5 +22,5 @@ for _, field in ipairs(redis.call('hkeys', key)) do
     end
 end
 redis.call('del', key)
-redis.call(ARGV[3], KEYS[2], ARGV[1])
+announce(ARGV[3], KEYS[2], ARGV[1])
 return 1

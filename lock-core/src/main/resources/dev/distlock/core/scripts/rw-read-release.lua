@@ -4,6 +4,7 @@
 -- ARGV[3] how long the latch remembers the outcome, in ms (a retry of the request replays it),
 -- ARGV[4] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
+--! include announce
 --! include unlock-latch
 --! include rw-holds
 local replayed, previous = latch_replay(KEYS[3])
@@ -33,7 +34,7 @@ local function release()
         if redis.call('hget', key, 'mode') == 'read' then
             if redis.call('hlen', key) <= 1 then
                 redis.call('del', key)
-                redis.call(ARGV[4], KEYS[2], ARGV[1])
+                announce(ARGV[4], KEYS[2], ARGV[1])
             elseif longest > 0 then
                 redis.call('pexpire', key, longest)
             end
@@ -51,7 +52,7 @@ local function release()
     if mode == 'read' then
         if redis.call('hlen', key) <= 1 then
             redis.call('del', key)
-            redis.call(ARGV[4], KEYS[2], ARGV[1])
+            announce(ARGV[4], KEYS[2], ARGV[1])
         elseif longest > 0 then
             redis.call('pexpire', key, longest)
         end

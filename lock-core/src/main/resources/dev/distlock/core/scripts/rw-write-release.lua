@@ -6,6 +6,7 @@
 -- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it),
 -- ARGV[5] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
 -- Returns nil when the owner holds no write lock, 0 when write holds remain, 1 when it holds none.
+--! include announce
 --! include unlock-latch
 --! include rw-holds
 local replayed, previous = latch_replay(KEYS[3])
@@ -34,7 +35,7 @@ local function release()
             redis.call('pexpire', key, longest)
         end
     end
-    redis.call(ARGV[5], KEYS[2], ARGV[1])
+    announce(ARGV[5], KEYS[2], ARGV[1])
     return 1
 end
 

@@ -5,6 +5,7 @@
 -- waiters: set of listed client ids; prefix: per-client channel prefix; channel: shared channel;
 -- publish: the broadcast's command (SPUBLISH where Redisson's waiters listen on sharded channels).
 -- Targeting is off in a cluster, so the per-client channels always use plain PUBLISH.
+-- Needs the announce fragment included before it.
 local function wake_one_client(waiters, prefix, channel, message, publish)
     local woken = 0
     if prefix ~= '' then
@@ -13,13 +14,17 @@ local function wake_one_client(waiters, prefix, channel, message, publish)
             if not client then
                 break
             end
-            woken = redis.call('publish', prefix .. client, message)
+            woken = announce('publish', prefix .. client, message)
+            if woken < 0 then
+                -- Publishing is refused: unlisting clients would not help, and the broadcast fails too.
+                return
+            end
             if woken == 0 then
                 redis.call('srem', waiters, client)
             end
         end
     end
     if woken == 0 then
-        redis.call(publish, channel, message)
+        announce(publish, channel, message)
     end
 end
