@@ -99,6 +99,26 @@ public final class RedisSentinelGroup implements AutoCloseable {
         return replica;
     }
 
+    /** @return the first sentinel, e.g. to request a manual {@code SENTINEL FAILOVER} */
+    public RedisServer sentinel() {
+        return sentinels.get(0);
+    }
+
+    /**
+     * Makes every sentinel monitor another server as the master, without the failover procedure
+     * (which would also kill the clients of the old master): for tests of clients that stay
+     * connected to a demoted master.
+     * @param newMaster the server the sentinels name from now on
+     */
+    public void repointSentinels(RedisServer newMaster) {
+        for (RedisServer sentinel : sentinels) {
+            sentinel.command("SENTINEL", "REMOVE", MASTER_ID);
+            sentinel.command("SENTINEL", "MONITOR", MASTER_ID, newMaster.host(), Integer.toString(newMaster.port()), "2");
+            sentinel.command("SENTINEL", "SET", MASTER_ID, "down-after-milliseconds", "1000");
+            sentinel.command("SENTINEL", "SET", MASTER_ID, "failover-timeout", "3000");
+        }
+    }
+
     /** @return the sentinels' {@code redis://host:port} */
     public String[] sentinelUris() {
         return sentinels.stream().map(RedisServer::uri).toArray(String[]::new);

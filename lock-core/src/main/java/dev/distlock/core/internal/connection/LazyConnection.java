@@ -54,6 +54,22 @@ final class LazyConnection<C extends StatefulConnection<?, ?>> {
         }
     }
 
+    /**
+     * Closes the open connection, if it is still the given one, so that the next call opens a new one.
+     * @param stale the connection found to be unusable
+     */
+    synchronized void reopen(C stale) {
+        if (connection == stale) {
+            connection = null;
+            stale.closeAsync();
+        }
+    }
+
+    /** @return the open connection, or {@code null} when none is open */
+    @Nullable C current() {
+        return connection;
+    }
+
     synchronized void close() {
         closed = true;
         C current = connection;

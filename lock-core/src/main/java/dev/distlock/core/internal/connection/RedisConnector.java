@@ -69,6 +69,15 @@ public interface RedisConnector extends AutoCloseable {
     }
 
     /**
+     * Told of every script call that failed with an error reply; a connector whose connection can
+     * end up on the wrong server (a Sentinel master demoted in place answers {@code READONLY})
+     * reconnects here.
+     * @param failure the error reply
+     */
+    default void commandFailed(Throwable failure) {
+    }
+
+    /**
      * Describes the target for messages, without credentials.
      * @return e.g. {@code redis://127.0.0.1:6379}
      */

@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.connection;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -46,6 +47,18 @@ final class StandaloneConnector implements RedisConnector {
     @Override
     public int batchGroup(String key) {
         return 0;
+    }
+
+    @Override
+    public void commandFailed(Throwable failure) {
+        // Sentinel may demote the master without closing our connection to it; every write there is
+        // refused with READONLY until the connection breaks. Lettuce asks the sentinels for the
+        // current master whenever it opens a connection, so open a new one.
+        StatefulRedisConnection<String, String> current = commands.current();
+        if (current != null && !uri.getSentinels().isEmpty() && failure instanceof RedisCommandExecutionException
+                && String.valueOf(failure.getMessage()).startsWith("READONLY")) {
+            commands.reopen(current);
+        }
     }
 
     @Override

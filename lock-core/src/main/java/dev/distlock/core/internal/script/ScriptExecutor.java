@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.script;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisNoScriptException;
@@ -14,13 +15,44 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 public final class ScriptExecutor {
 
     private final Supplier<RedisClusterAsyncCommands<String, String>> commands;
+    private final Consumer<Throwable> onFailure;
 
     /**
      * Creates an executor.
      * @param commands supplies the connection's async commands (standalone or cluster)
      */
     public ScriptExecutor(Supplier<RedisClusterAsyncCommands<String, String>> commands) {
+        this(commands, failure -> {
+        });
+    }
+
+    /**
+     * Creates an executor that reports failed calls.
+     * @param commands supplies the connection's async commands (standalone or cluster)
+     * @param onFailure told of every call that failed other than by {@code NOSCRIPT}
+     */
+    public ScriptExecutor(Supplier<RedisClusterAsyncCommands<String, String>> commands, Consumer<Throwable> onFailure) {
         this.commands = commands;
+        this.onFailure = onFailure;
+    }
+
+    /**
+     * Runs a script by {@code EVAL}, sending its source. For calls made when Redis may not be
+     * answering: an {@code EVALSHA} whose {@code NOSCRIPT} reply arrives after the command timed out
+     * is never resent, so on a server that had not cached the script it would silently not run.
+     * @param script the script
+     * @param keys its KEYS (the first one routes the call in a cluster)
+     * @param args its ARGV
+     * @param <T> reply type
+     * @return the reply
+     */
+    public <T> CompletableFuture<T> runBySource(LuaScript script, String[] keys, String... args) {
+        return commands.get().<T>eval(script.source(), script.outputType(), keys, args).toCompletableFuture()
+                .whenComplete((reply, failure) -> {
+                    if (failure != null) {
+                        onFailure.accept(failure);
+                    }
+                });
     }
 
     /**
@@ -41,8 +73,14 @@ public final class ScriptExecutor {
             Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             if (cause instanceof RedisNoScriptException) {
-                return redis.<T>eval(script.source(), script.outputType(), keys, args).toCompletableFuture();
+                return redis.<T>eval(script.source(), script.outputType(), keys, args).toCompletableFuture()
+                        .whenComplete((evalReply, evalFailure) -> {
+                            if (evalFailure != null) {
+                                onFailure.accept(evalFailure);
+                            }
+                        });
             }
+            onFailure.accept(cause);
             return CompletableFuture.<T>failedFuture(cause);
         }).thenCompose(f -> f);
     }
