@@ -266,7 +266,7 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
         }
         long start = System.nanoTime();
         ReplicaSync sync = new ReplicaSync(engine, name, key);
-        if (attempt(leaseMillis, ownerId, waitMillis, null, sync) == null) {
+        if (firstAttempt(leaseMillis, ownerId, waitMillis, sync) == null) {
             return acquired(leaseMillis, ownerId, start);
         }
         if (waitMillis == 0) {
@@ -352,6 +352,24 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
             engine.failIfClosed(name, ex);
             log.debug("Cannot subscribe to the wake-ups of lock '{}' now; waiting without them", name, ex);
             return null;
+        }
+    }
+
+    /**
+     * The first attempt of a call, which fails the call when Redis does not answer. The script may
+     * still have run and queued this caller (a fair queue entry, a waiting writer's claim); withdraw
+     * that on the same connection, where it runs after the attempt, so nobody else waits behind a
+     * caller that has gone.
+     */
+    private @Nullable Long firstAttempt(long leaseMillis, long ownerId, long waitMillis, ReplicaSync sync) {
+        try {
+            return attempt(leaseMillis, ownerId, waitMillis, null, sync);
+        }
+        catch (LockException ex) {
+            if (waitMillis != 0 && !engine.isClosed()) {
+                abandonWait(ownerId);
+            }
+            throw ex;
         }
     }
 

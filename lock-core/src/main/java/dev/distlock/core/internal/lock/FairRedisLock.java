@@ -92,7 +92,8 @@ public class FairRedisLock extends AbstractRedisLock {
     @Override
     protected void abandonWait(long ownerId) {
         try {
-            engine.<Long>await(engine.call(() -> engine.scripts().run(Scripts.FAIR_ABANDON, keys(),
+            // By source: a waiter often gives up because Redis stopped answering (see runBySource).
+            engine.<Long>await(engine.call(() -> engine.scripts().runBySource(Scripts.FAIR_ABANDON, keys(),
                     UnlockSubscriptions.WAKE_ONE, ownerField(ownerId), Long.toString(waiterTimeoutMillis()),
                     engine.connector().publishCommand())), name,
                     "leave the queue of");

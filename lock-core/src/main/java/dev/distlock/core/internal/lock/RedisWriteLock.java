@@ -122,7 +122,8 @@ public class RedisWriteLock extends AbstractRedisLock {
     @Override
     protected void abandonWait(long ownerId) {
         try {
-            engine.<Long>await(engine.call(() -> engine.scripts().run(Scripts.RW_WRITE_ABANDON,
+            // By source: a waiter often gives up because Redis stopped answering (see runBySource).
+            engine.<Long>await(engine.call(() -> engine.scripts().runBySource(Scripts.RW_WRITE_ABANDON,
                     new String[] {key, writers, channel}, UnlockSubscriptions.WAKE_ALL, ownerField(ownerId), engine.connector().publishCommand())), name,
                     "withdraw the write claim on");
         }
