@@ -45,12 +45,20 @@ abstract class CompositeRedisLock implements RedisLock {
 
     @Override
     public final boolean tryLock() {
+        // Like Lock.tryLock(), this ignores the interrupt flag: the members' one-shot attempts
+        // would otherwise refuse a free lock because of it. The flag is restored afterwards.
+        boolean interrupted = Thread.interrupted();
         try {
             return acquire(0, WATCHDOG_LEASE, currentOwner());
         }
         catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
+            interrupted = true;
             return false;
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

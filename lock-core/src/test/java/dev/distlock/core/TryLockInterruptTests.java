@@ -36,13 +36,16 @@ class TryLockInterruptTests {
             case "fair" -> client::getFairLock;
             case "read" -> name -> client.getReadWriteLock(name).readLock();
             case "write" -> name -> client.getReadWriteLock(name).writeLock();
+            case "multi" -> name -> MultiLock.of(client.getLock(name + "-a"), client.getLock(name + "-b"));
+            case "red" -> name -> RedLock.of(client.getLock(name + "-a"), client.getLock(name + "-b"),
+                    client.getLock(name + "-c"));
             default -> client::getLock;
         };
         return of.apply("interrupt-" + kind);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"reentrant", "fenced", "fair", "read", "write"})
+    @ValueSource(strings = {"reentrant", "fenced", "fair", "read", "write", "multi", "red"})
     void whenInterruptFlagIsSetThenTryLockStillAcquiresAFreeLockAndKeepsTheFlag(String kind) {
         RedisLock lock = lock(kind);
         Thread.currentThread().interrupt();
