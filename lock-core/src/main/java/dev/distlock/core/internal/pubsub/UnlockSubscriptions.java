@@ -233,11 +233,35 @@ public final class UnlockSubscriptions {
         }
     }
 
-    private void confirmed(String channel) {
+    private void confirmed(String channel, boolean sharded) {
         ChannelWaiters waiters = channels.get(channel);
+        if (waiters == null && !aliases.containsKey(channel)) {
+            later(() -> dropUnwanted(channel, sharded));
+            return;
+        }
         if (waiters != null && waiters.confirmations.getAndIncrement() > 0) {
             // Lettuce restored the subscription after a reconnect: messages in between were lost.
             waiters.wakeWaiting();
+        }
+    }
+
+    /**
+     * A subscription was confirmed that no entry holds: Lettuce restored it on reconnect after our
+     * UNSUBSCRIBE was refused while disconnected. Nobody waits on it, so end it.
+     */
+    private synchronized void dropUnwanted(String channel, boolean sharded) {
+        StatefulRedisPubSubConnection<String, String> pubSub = connection;
+        if (closed || pubSub == null || channels.containsKey(channel) || aliases.containsKey(channel)) {
+            return;
+        }
+        try {
+            (sharded ? pubSub.async().sunsubscribe(channel) : pubSub.async().unsubscribe(channel)).exceptionally(failure -> {
+                log.debug("UNSUBSCRIBE {} of a restored subscription failed", channel, failure);
+                return null;
+            });
+        }
+        catch (RuntimeException ex) {
+            log.debug("UNSUBSCRIBE {} of a restored subscription failed", channel, ex);
         }
     }
 
@@ -314,12 +338,12 @@ public final class UnlockSubscriptions {
 
                 @Override
                 public void subscribed(String channel, long count) {
-                    confirmed(channel);
+                    confirmed(channel, false);
                 }
 
                 @Override
                 public void ssubscribed(String channel, long count) {
-                    confirmed(channel);
+                    confirmed(channel, true);
                 }
 
                 @Override
