@@ -12,6 +12,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
@@ -53,6 +54,7 @@ public final class LeaseWatchdog {
     private final Duration commandTimeout;
     private final Map<Hold, Renewal> renewals = new ConcurrentHashMap<>();
     private volatile Executor replies = Runnable::run;
+    private volatile @Nullable ScheduledExecutorService timer;
     private @Nullable ScheduledFuture<?> task;
 
     /**
@@ -80,6 +82,7 @@ public final class LeaseWatchdog {
      */
     public synchronized void start(ScheduledExecutorService scheduler) {
         long period = Math.max(1, leaseMillis / 3);
+        timer = scheduler;
         // Replies are handled off the connection's I/O thread: they may call listeners.
         replies = reply -> {
             try {
@@ -160,9 +163,26 @@ public final class LeaseWatchdog {
         if (sent == null) {
             return;
         }
-        // Lettuce times the call out after the command timeout; this bound only guards against a reply that never settles.
-        sent.reply().orTimeout(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)
-                .whenCompleteAsync((renewed, failure) -> settle(sent.batch(), renewed, failure), replies);
+        // Lettuce times the call out after the command timeout; this bound only guards against a reply
+        // that never settles. It runs on the client's scheduler rather than orTimeout's JVM-wide thread.
+        boundReply(sent.reply()).whenCompleteAsync((renewed, failure) -> settle(sent.batch(), renewed, failure), replies);
+    }
+
+    private <T> CompletableFuture<T> boundReply(CompletableFuture<T> reply) {
+        ScheduledExecutorService scheduler = timer;
+        if (scheduler == null) {
+            return reply;
+        }
+        try {
+            ScheduledFuture<?> bound = scheduler.schedule(() -> reply.completeExceptionally(new TimeoutException(
+                    "no renewal reply within " + (commandTimeout.toMillis() + 1000) + " ms")),
+                    commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            reply.whenComplete((value, failure) -> bound.cancel(false));
+        }
+        catch (java.util.concurrent.RejectedExecutionException ex) {
+            // The client is closing: nothing waits for this reply any more.
+        }
+        return reply;
     }
 
     private void settle(List<Hold> batch, @Nullable List<Long> renewed, @Nullable Throwable failure) {
