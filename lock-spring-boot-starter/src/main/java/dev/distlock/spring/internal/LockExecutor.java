@@ -69,6 +69,11 @@ public final class LockExecutor implements AutoCloseable {
      * @throws LockException if Redis fails
      */
     public @Nullable Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread) throws InterruptedException {
+        if (request.fenced() && request.names().size() != 1) {
+            // A multi lock has no single token: never hand out an unfenced hold as if it were fenced.
+            throw new IllegalStateException(request.description() + ": fenced = true needs exactly one lock name, the key gave "
+                    + request.names().size());
+        }
         RedisLock lock = request.names().size() == 1
                 ? factory.lock(request.names().get(0), request.type(), request.fenced())
                 : factory.multi(request.names(), request.type());
