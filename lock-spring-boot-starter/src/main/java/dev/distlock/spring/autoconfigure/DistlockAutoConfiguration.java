@@ -34,6 +34,7 @@ import dev.distlock.spring.LockTemplate;
 import dev.distlock.spring.internal.ActiveHolds;
 import dev.distlock.spring.internal.DefaultLockTemplate;
 import dev.distlock.spring.internal.DistlockLockListener;
+import dev.distlock.spring.internal.DistlockShutdown;
 import dev.distlock.spring.internal.LockExecutor;
 import dev.distlock.spring.internal.LockFactory;
 import dev.distlock.spring.internal.LockObserver;
@@ -131,6 +132,14 @@ public final class DistlockAutoConfiguration {
     LockExecutor distlockLockExecutor(LockFactory factory, ActiveHolds holds, DistlockProperties properties,
             ObjectProvider<LockObserver> observer) {
         return new LockExecutor(factory, holds, lazy(observer), properties.getWatchdog().getMaxHold());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DistlockShutdown distlockShutdown(LockExecutor executor, Environment environment) {
+        Duration phaseTimeout = Binder.get(environment)
+                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class).orElse(Duration.ofSeconds(30));
+        return new DistlockShutdown(executor, phaseTimeout);
     }
 
     @Bean

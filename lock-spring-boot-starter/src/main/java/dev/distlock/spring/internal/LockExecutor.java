@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,6 +17,7 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockLeaseExpiredException;
+import dev.distlock.spring.LockShutdownException;
 import dev.distlock.spring.LockType;
 
 /**
@@ -31,6 +33,9 @@ public final class LockExecutor implements AutoCloseable {
     private final Supplier<LockObserver> observer;
     private final @Nullable Duration maxHold;
     private final @Nullable ScheduledExecutorService scheduler;
+    private final java.util.Set<Hold> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Object liveMonitor = new Object();
+    private volatile boolean shuttingDown;
 
     /**
      * Creates an executor.
@@ -69,6 +74,10 @@ public final class LockExecutor implements AutoCloseable {
      * @throws LockException if Redis fails
      */
     public @Nullable Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread) throws InterruptedException {
+        if (shuttingDown) {
+            throw new LockShutdownException(request.names().size() == 1 ? request.names().get(0)
+                    : String.join(",", request.names()), request.description());
+        }
         if (request.fenced() && request.names().size() != 1) {
             // A multi lock has no single token: never hand out an unfenced hold as if it were fenced.
             throw new IllegalStateException(request.description() + ": fenced = true needs exactly one lock name, the key gave "
@@ -112,6 +121,7 @@ public final class LockExecutor implements AutoCloseable {
                 : lock.getName();
         ActiveHolds.Entry entry = holds.register(request, holdName, ownerId, thread);
         Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token);
+        live.add(hold);
         if (scheduler != null && maxHold != null && request.leaseTime().isNegative()) {
             hold.maxHoldTask = scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -142,6 +152,11 @@ public final class LockExecutor implements AutoCloseable {
                     hold.request.description(), ex);
         }
         finally {
+            if (live.remove(hold)) {
+                synchronized (liveMonitor) {
+                    liveMonitor.notifyAll();
+                }
+            }
             holds.unregister(hold.entry);
             observer.get().released(hold.request.template(), hold.request.type(), System.nanoTime() - hold.acquiredNanos);
         }
@@ -173,6 +188,58 @@ public final class LockExecutor implements AutoCloseable {
             holds.leaseLost(hold.entry.lockName(), hold.ownerId);
         }
         return hold.entry.lost;
+    }
+
+    /**
+     * Refuses every acquisition from now on with {@link LockShutdownException}; holds already taken
+     * stay held and renewed.
+     */
+    public void beginShutdown() {
+        shuttingDown = true;
+    }
+
+    /**
+     * Accepts acquisitions again, after a lifecycle restart.
+     */
+    public void endShutdown() {
+        shuttingDown = false;
+    }
+
+    /**
+     * Waits until every hold taken through this executor is released, or the time runs out.
+     * @param timeout longest wait
+     * @return the number of holds still held
+     * @throws InterruptedException if interrupted
+     */
+    public int awaitReleased(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (liveMonitor) {
+            while (!live.isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                TimeUnit.NANOSECONDS.timedWait(liveMonitor, left);
+            }
+        }
+        return live.size();
+    }
+
+    /**
+     * Reports every remaining hold lost (so the lease-lost policy applies to the method still
+     * running) and releases it.
+     * @return how many holds were released
+     */
+    public int releaseRemaining() {
+        int count = 0;
+        for (Hold hold : List.copyOf(live)) {
+            logger.warn("Releasing lock '{}' at shutdown while {} still runs", hold.lock.getName(),
+                    hold.request.description());
+            holds.leaseLost(hold.entry.lockName(), hold.ownerId);
+            release(hold);
+            count++;
+        }
+        return count;
     }
 
     private void maxHoldReached(Hold hold) {
