@@ -52,7 +52,7 @@ class GracefulShutdownTests {
     void whenContextClosesWhileLockedMethodRunsThenLockIsKeptUntilItEndsAndNewCallsAreRefused() throws Exception {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(ShutdownApp.class)
                 .web(WebApplicationType.NONE)
-                .properties("distlock.redis.url=" + redis.uri(), "distlock.watchdog-timeout=1s",
+                .properties("distlock.redis.url=" + redis.uri(), "distlock.watchdog.timeout=1s",
                         "distlock.defaults.wait-time=0", "spring.lifecycle.timeout-per-shutdown-phase=30s")
                 .run();
         Worker worker = context.getBean(Worker.class);

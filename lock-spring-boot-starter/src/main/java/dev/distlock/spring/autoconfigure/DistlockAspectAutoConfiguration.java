@@ -68,6 +68,7 @@ public final class DistlockAspectAutoConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
     static DistributedLockValidator distributedLockValidator(ObjectProvider<DistributedLockAdvisor> advisor) {
         return new DistributedLockValidator(advisor);
     }

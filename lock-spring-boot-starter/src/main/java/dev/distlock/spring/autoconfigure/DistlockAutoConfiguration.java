@@ -116,7 +116,7 @@ public final class DistlockAutoConfiguration {
     private static LockClientOptions.Builder commonOptions(DistlockProperties properties) {
         return LockClientOptions.builder()
                 .keyPrefix(properties.getKeyPrefix())
-                .watchdogTimeout(properties.getWatchdogTimeout())
+                .watchdogTimeout(properties.effectiveWatchdogTimeout())
                 .commandTimeout(properties.getRedis().getTimeout())
                 .clientName(properties.getRedis().getClientName());
     }
