@@ -36,6 +36,7 @@ public final class LockExecutor implements AutoCloseable {
     private final java.util.Set<Hold> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Object liveMonitor = new Object();
     private volatile boolean shuttingDown;
+    private volatile @Nullable ScheduledExecutorService deferrals;
 
     /**
      * Creates an executor.
@@ -133,6 +134,9 @@ public final class LockExecutor implements AutoCloseable {
      * @param hold what {@link #tryAcquire} returned
      */
     public void release(Hold hold) {
+        if (deferRelease(hold)) {
+            return;
+        }
         ScheduledFuture<?> task = hold.maxHoldTask;
         if (task != null) {
             task.cancel(false);
@@ -160,6 +164,37 @@ public final class LockExecutor implements AutoCloseable {
             holds.unregister(hold.entry);
             observer.get().released(hold.request.template(), hold.request.type(), System.nanoTime() - hold.acquiredNanos);
         }
+    }
+
+    /**
+     * Defers the release of a hold whose minimum hold is not over: the hold stays registered and
+     * renewed, and is released by a scheduler when the time is up, so no caller thread sleeps.
+     */
+    private boolean deferRelease(Hold hold) {
+        Duration minHold = hold.request.minHold();
+        if (minHold.isZero() || hold.deferred || hold.released || hold.entry.lost || shuttingDown) {
+            return false;
+        }
+        long remaining = minHold.toNanos() - (System.nanoTime() - hold.acquiredNanos);
+        if (remaining <= 0) {
+            return false;
+        }
+        hold.deferred = true;
+        deferrals().schedule(() -> release(hold), remaining, TimeUnit.NANOSECONDS);
+        return true;
+    }
+
+    private synchronized ScheduledExecutorService deferrals() {
+        ScheduledExecutorService service = deferrals;
+        if (service == null) {
+            service = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread thread = new Thread(r, "distlock-min-hold");
+                thread.setDaemon(true);
+                return thread;
+            });
+            deferrals = service;
+        }
+        return service;
     }
 
     /**
@@ -233,9 +268,11 @@ public final class LockExecutor implements AutoCloseable {
     public int releaseRemaining() {
         int count = 0;
         for (Hold hold : List.copyOf(live)) {
-            logger.warn("Releasing lock '{}' at shutdown while {} still runs", hold.lock.getName(),
-                    hold.request.description());
-            holds.leaseLost(hold.entry.lockName(), hold.ownerId);
+            if (!hold.deferred) {
+                logger.warn("Releasing lock '{}' at shutdown while {} still runs", hold.lock.getName(),
+                        hold.request.description());
+                holds.leaseLost(hold.entry.lockName(), hold.ownerId);
+            }
             release(hold);
             count++;
         }
@@ -267,6 +304,10 @@ public final class LockExecutor implements AutoCloseable {
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
+        ScheduledExecutorService service = deferrals;
+        if (service != null) {
+            service.shutdownNow();
+        }
     }
 
     /** A lock held through this executor. */
@@ -278,6 +319,7 @@ public final class LockExecutor implements AutoCloseable {
         final ActiveHolds.Entry entry;
         final long acquiredNanos;
         volatile boolean released;
+        volatile boolean deferred;
         volatile @Nullable ScheduledFuture<?> maxHoldTask;
         private final @Nullable Long token;
 

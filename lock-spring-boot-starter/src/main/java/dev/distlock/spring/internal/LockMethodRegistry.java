@@ -143,6 +143,24 @@ public final class LockMethodRegistry {
         Expression condition = parseChecked(annotation.condition(), specific, where, "condition");
         Duration wait = duration(annotation.waitTime(), defaultWait, where, "waitTime");
         Duration lease = duration(annotation.leaseTime(), defaultLease, where, "leaseTime");
+        Duration minHold = duration(annotation.minHoldTime(), Duration.ZERO, where, "minHoldTime");
+        if (minHold.isNegative()) {
+            throw new IllegalStateException(where + ": minHoldTime must be a positive duration, was '"
+                    + annotation.minHoldTime() + "'");
+        }
+        if (!lease.isNegative() && lease.compareTo(minHold) < 0) {
+            throw new IllegalStateException(where + ": leaseTime " + lease + " is shorter than minHoldTime "
+                    + minHold + "; the lock would expire before the minimum hold ends");
+        }
+        Class<? extends java.lang.annotation.Annotation> scheduled = annotationType(
+                "org.springframework.scheduling.annotation.Scheduled");
+        if (scheduled != null && !wait.isZero() && (AnnotatedElementUtils.hasAnnotation(specific, scheduled)
+                || AnnotatedElementUtils.hasAnnotation(specific,
+                        annotationType("org.springframework.scheduling.annotation.Schedules")))) {
+            logger.warn("{} is @Scheduled and waits {} for its lock: every instance runs the job in turn, one "
+                    + "after the other. Set waitTime = \"0\" to run it once per schedule, and minHoldTime longer "
+                    + "than the clock skew between instances", where, wait.isNegative() ? "without limit" : wait);
+        }
         if (!lease.isNegative() && lease.isZero()) {
             throw new IllegalStateException(where + ": leaseTime must be positive or -1 for the watchdog");
         }
@@ -154,19 +172,20 @@ public final class LockMethodRegistry {
             throw new IllegalStateException(where + ": onFailure=SKIP cannot return a value of primitive type "
                     + specific.getReturnType().getName());
         }
-        Class<? extends java.lang.annotation.Annotation> async = asyncAnnotation();
+        Class<? extends java.lang.annotation.Annotation> async = annotationType(
+                "org.springframework.scheduling.annotation.Async");
         if (async != null && AnnotatedElementUtils.hasAnnotation(specific, async)) {
             logger.warn("{} also has @Async: the lock is taken on the executor thread, inside the @Async advice", where);
         }
         return new LockMethod(specific, description, annotation, template, key, annotation.key(), condition, wait,
-                lease, fallback, kind);
+                lease, fallback, kind, minHold);
     }
 
     @SuppressWarnings("unchecked")
-    private static @Nullable Class<? extends java.lang.annotation.Annotation> asyncAnnotation() {
+    private static @Nullable Class<? extends java.lang.annotation.Annotation> annotationType(String name) {
         try {
             return (Class<? extends java.lang.annotation.Annotation>) ClassUtils
-                    .forName("org.springframework.scheduling.annotation.Async", LockMethodRegistry.class.getClassLoader());
+                    .forName(name, LockMethodRegistry.class.getClassLoader());
         }
         catch (ClassNotFoundException | LinkageError ex) {
             return null;
