@@ -45,6 +45,8 @@ public class DistlockProperties implements InitializingBean {
 
     private final Watchdog watchdog = new Watchdog();
 
+    private final Metrics metrics = new Metrics();
+
     /**
      * Checks values the binder cannot, naming the property in the failure.
      * @throws InvalidConfigurationPropertyValueException if a value is out of range
@@ -54,6 +56,10 @@ public class DistlockProperties implements InitializingBean {
     public void afterPropertiesSet() {
         checkWatchdogTimeout("distlock.watchdog.timeout", watchdog.getTimeout());
         checkWatchdogTimeout("distlock.watchdog-timeout", watchdogTimeout);
+        if (metrics.getMaxNames() < 1) {
+            throw new InvalidConfigurationPropertyValueException("distlock.metrics.max-names", metrics.getMaxNames(),
+                    "At least one lock name must be allowed in metrics");
+        }
     }
 
     private static void checkWatchdogTimeout(String property, @Nullable Duration timeout) {
@@ -150,6 +156,28 @@ public class DistlockProperties implements InitializingBean {
 
     public Watchdog getWatchdog() {
         return watchdog;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    /** Distlock's meters. */
+    public static class Metrics {
+
+        /**
+         * Most distinct lock names tagged in Distlock's meters (the name tag); further names are
+         * tagged "other".
+         */
+        private int maxNames = 100;
+
+        public int getMaxNames() {
+            return maxNames;
+        }
+
+        public void setMaxNames(int maxNames) {
+            this.maxNames = maxNames;
+        }
     }
 
     /** Redis connection of the lock client. */
