@@ -35,6 +35,7 @@ import dev.distlock.spring.internal.ActiveHolds;
 import dev.distlock.spring.internal.DefaultLockTemplate;
 import dev.distlock.spring.internal.DistlockLockListener;
 import dev.distlock.spring.internal.DistlockShutdown;
+import dev.distlock.spring.internal.DistlockStartupException;
 import dev.distlock.spring.internal.LockExecutor;
 import dev.distlock.spring.internal.LockFactory;
 import dev.distlock.spring.internal.LockObserver;
@@ -156,8 +157,14 @@ public final class DistlockAutoConfiguration {
         }
         catch (LockException ex) {
             client.close();
-            throw new IllegalStateException("Redis is unreachable (" + property + ") and distlock.fail-fast=true: "
-                    + ex.getMessage(), ex);
+            String where = property.equals("distlock.redis")
+                    ? "distlock.redis.url (or, with no distlock.redis.* connection, Spring Boot's spring.data.redis.*)"
+                    : property;
+            throw new DistlockStartupException("Redis is unreachable (" + property + ") and distlock.fail-fast=true: "
+                    + ex.getMessage(), "Check that Redis runs and is reachable at " + where
+                    + ", with the right credentials (distlock.redis.username, distlock.redis.password) and TLS "
+                    + "settings (distlock.redis.ssl.*); or set distlock.fail-fast=false to start anyway while the "
+                    + "health indicator reports DOWN.", ex);
         }
     }
 

@@ -2,7 +2,6 @@ package dev.distlock.spring.internal;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
-import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.core.annotation.AnnotationUtils;
@@ -25,6 +24,13 @@ public final class DistributedLockValidator implements BeanPostProcessor {
         this.advisor = advisor;
     }
 
+    /** Before initialization, so the check runs before the auto-proxy creator matches the advisor. */
+    @Override
+    public Object postProcessBeforeInitialization(Object bean, String beanName) throws BeansException {
+        return postProcessAfterInitialization(bean, beanName);
+    }
+
+    /** After initialization too, for objects made by factory beans. */
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
         Class<?> type = AopUtils.getTargetClass(bean);
@@ -38,8 +44,17 @@ public final class DistributedLockValidator implements BeanPostProcessor {
         try {
             lockAdvisor.registry().validate(type);
         }
+        catch (DistlockStartupException ex) {
+            throw ex;
+        }
         catch (IllegalStateException ex) {
-            throw new BeanCreationException(beanName, ex.getMessage(), ex);
+            String message = String.valueOf(ex.getMessage());
+            String action = message.contains("distlock.redlock.nodes")
+                    ? "Set distlock.redlock.nodes to the independent Redis masters of red locks, or use another "
+                            + "lock type."
+                    : "Fix the @DistributedLock attribute named above on bean '" + beanName + "'; the Javadoc of "
+                            + "@DistributedLock describes each attribute.";
+            throw new DistlockStartupException(message, action, ex);
         }
         return bean;
     }
