@@ -198,6 +198,43 @@ class InvalidAnnotationTests {
         assertStartupFails(PackagePrivateMethod.class, "PackagePrivateMethod.run()", "must be public");
     }
 
+    static class FinalMethod {
+        @DistributedLock(name = "f")
+        public final void run() {
+        }
+    }
+
+    @Test
+    void whenAnnotatedMethodIsFinalThenStartupFails() {
+        assertStartupFails(FinalMethod.class, "FinalMethod.run()", "final");
+    }
+
+    interface Runner {
+        void run();
+    }
+
+    static class FinalInterfaceMethod implements Runner {
+        @DistributedLock(name = "f")
+        public final void run() {
+        }
+    }
+
+    @Test
+    void whenFinalMethodImplementsAnInterfaceMethodThenStartupFailsToo() {
+        assertStartupFails(FinalInterfaceMethod.class, "FinalInterfaceMethod.run()", "final");
+    }
+
+    static class StaticMethod {
+        @DistributedLock(name = "s")
+        public static void run() {
+        }
+    }
+
+    @Test
+    void whenAnnotatedMethodIsStaticThenStartupFails() {
+        assertStartupFails(StaticMethod.class, "StaticMethod.run()", "static");
+    }
+
     static class FencedFair {
         @DistributedLock(name = "f", type = LockType.FAIR, fenced = true)
         public void run() {

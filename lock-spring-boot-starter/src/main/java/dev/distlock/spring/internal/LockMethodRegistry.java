@@ -82,21 +82,37 @@ public final class LockMethodRegistry {
         if (validated.containsKey(userClass)) {
             return;
         }
+        Set<Class<?>> interfaces = ClassUtils.getAllInterfacesForClassAsSet(userClass);
         ReflectionUtils.doWithMethods(userClass, method -> {
-            if (method.isBridge() || method.isSynthetic() || java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+            if (method.isBridge() || method.isSynthetic()) {
                 return;
             }
             boolean annotated = AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
-            if (annotated && !java.lang.reflect.Modifier.isPublic(method.getModifiers())) {
-                throw new IllegalStateException("@DistributedLock on " + ClassUtils.getShortName(userClass) + "."
-                        + method.getName() + signature(method) + ": the method must be public; proxies lock only "
+            String where = "@DistributedLock on " + ClassUtils.getShortName(userClass) + "." + method.getName()
+                    + signature(method);
+            int modifiers = method.getModifiers();
+            if (annotated && java.lang.reflect.Modifier.isStatic(modifiers)) {
+                throw new IllegalStateException(where + ": the method is static; proxies lock only instance "
+                        + "methods, so it would run without the lock");
+            }
+            if (java.lang.reflect.Modifier.isStatic(modifiers)) {
+                return;
+            }
+            if (annotated && !java.lang.reflect.Modifier.isPublic(modifiers)) {
+                throw new IllegalStateException(where + ": the method must be public; proxies lock only "
                         + "public methods called from another bean, so it would run without the lock");
+            }
+            // A class-based proxy (Spring Boot's default, even for beans with interfaces) cannot override a
+            // final method: the call would reach the method unadvised.
+            if (annotated && java.lang.reflect.Modifier.isFinal(modifiers)) {
+                throw new IllegalStateException(where + ": the method is final; a class-based proxy cannot "
+                        + "override it, so it would run without the lock");
             }
             if (annotated || java.lang.reflect.Modifier.isPublic(method.getModifiers())) {
                 find(method, userClass);
             }
         }, method -> method.getDeclaringClass() != Object.class);
-        for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(userClass)) {
+        for (Class<?> type : interfaces) {
             for (Method method : type.getMethods()) {
                 if (!method.isDefault() && !java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
                     find(method, userClass);
