@@ -85,6 +85,16 @@ public @interface DistributedLock {
     String fallback() default "";
 
     /**
+     * Shortest time the lock is held, counted from its acquisition, as for {@link #waitTime()}
+     * ({@code "30s"}); empty for none. When the method ends sooner, the lock is released only when
+     * this time is up, so that a fast {@code @Scheduled} job does not run again on another instance
+     * whose clock or schedule is slightly behind (ShedLock's {@code lockAtLeastFor}). The method
+     * returns at once; the release is deferred, not slept.
+     * @return the minimum hold time
+     */
+    String minHoldTime() default "";
+
+    /**
      * Whether to take a fenced lock, whose fencing token {@link LockContext#fencingToken()} returns.
      * @return whether the lock is fenced
      */

@@ -28,6 +28,17 @@ public class LockAcquisitionException extends LockException {
     }
 
     /**
+     * Creates an exception with its own message, for refusals that are not a wait running out.
+     * @param lockName resolved lock name
+     * @param message what happened
+     * @param cause underlying failure, or {@code null}
+     */
+    protected LockAcquisitionException(String lockName, String message, @Nullable Throwable cause) {
+        super(message, cause);
+        this.lockName = lockName;
+    }
+
+    /**
      * Returns the lock that could not be acquired.
      * @return resolved lock name
      */

@@ -85,4 +85,47 @@ public interface LockTemplate {
             return null;
         }).wasExecuted();
     }
+
+    /**
+     * Runs the callback while holding the lock {@code key}, reporting it in metrics under
+     * {@code name}: keys that hold ids (a tenant, an order) then do not create a meter each.
+     * @param name lock name for metrics (the {@code name} tag), e.g. {@code "invoice"}
+     * @param key lock name in Redis, e.g. {@code "invoice:" + tenantId}
+     * @param options wait, lease and type
+     * @param callback the work
+     * @param <T> result type
+     * @return the callback's result
+     * @throws LockAcquisitionException if the lock is not acquired within the wait
+     */
+    default <T> @Nullable T execute(String name, String key, LockOptions options, Supplier<T> callback) {
+        return execute(key, options, callback);
+    }
+
+    /**
+     * Runs the callback while holding the lock {@code key} with default options, reporting it in
+     * metrics under {@code name}.
+     * @param name lock name for metrics
+     * @param key lock name in Redis
+     * @param callback the work
+     * @param <T> result type
+     * @return the callback's result
+     * @throws LockAcquisitionException if the lock is not acquired within the wait
+     */
+    default <T> @Nullable T execute(String name, String key, Supplier<T> callback) {
+        return execute(name, key, LockOptions.DEFAULTS, callback);
+    }
+
+    /**
+     * Runs the callback if the lock {@code key} is acquired within the wait, reporting it in metrics
+     * under {@code name}.
+     * @param name lock name for metrics
+     * @param key lock name in Redis
+     * @param waitTime how long to wait
+     * @param callback the work
+     * @param <T> result type
+     * @return whether it ran, and its result
+     */
+    default <T> LockResult<T> tryExecute(String name, String key, Duration waitTime, Supplier<T> callback) {
+        return tryExecute(key, waitTime, callback);
+    }
 }

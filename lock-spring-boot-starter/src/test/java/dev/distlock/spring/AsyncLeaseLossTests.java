@@ -77,7 +77,7 @@ class AsyncLeaseLossTests {
 
     @Test
     void whenLockIsLostMidFutureUnderInterruptPolicyThenFutureIsCancelled() {
-        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog-timeout=900ms").run(context -> {
+        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog.timeout=1s").run(context -> {
             LockClient client = context.getBean(LockClient.class);
             CompletableFuture<String> work = new CompletableFuture<>();
             CompletableFuture<String> result = context.getBean(AsyncService.class).watchdogFuture(work);
@@ -130,7 +130,7 @@ class AsyncLeaseLossTests {
 
     @Test
     void whenLockIsLostMidMonoUnderInterruptPolicyThenSubscriptionIsCancelledWithError() {
-        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog-timeout=900ms").run(context -> {
+        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog.timeout=1s").run(context -> {
             LockClient client = context.getBean(LockClient.class);
             Sinks.One<String> work = Sinks.one();
             boolean[] cancelled = new boolean[1];

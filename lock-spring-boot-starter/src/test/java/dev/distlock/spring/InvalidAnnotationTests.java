@@ -155,6 +155,161 @@ class InvalidAnnotationTests {
         assertStartupFails(SkipPrimitive.class, "SkipPrimitive.run()", "onFailure=SKIP cannot return");
     }
 
+    interface TwoMethods {
+        void first();
+
+        void second(String id);
+    }
+
+    static class JdkProxiedSecondInvalid implements TwoMethods {
+        @DistributedLock(name = "first")
+        public void first() {
+        }
+
+        @DistributedLock(key = "#missing")
+        public void second(String id) {
+        }
+    }
+
+    @Test
+    void whenJdkProxiedBeanHasASecondInvalidMethodThenStartupFails() {
+        assertStartupFails(JdkProxiedSecondInvalid.class, "JdkProxiedSecondInvalid.second(String)", "unknown variable #missing");
+    }
+
+    static class ProtectedMethod {
+        @DistributedLock(name = "p")
+        protected void run() {
+        }
+    }
+
+    @Test
+    void whenAnnotatedMethodIsProtectedThenStartupFails() {
+        assertStartupFails(ProtectedMethod.class, "ProtectedMethod.run()", "must be public");
+    }
+
+    static class PackagePrivateMethod {
+        @DistributedLock(name = "p")
+        void run() {
+        }
+    }
+
+    @Test
+    void whenAnnotatedMethodIsPackagePrivateThenStartupFails() {
+        assertStartupFails(PackagePrivateMethod.class, "PackagePrivateMethod.run()", "must be public");
+    }
+
+    static class FinalMethod {
+        @DistributedLock(name = "f")
+        public final void run() {
+        }
+    }
+
+    @Test
+    void whenAnnotatedMethodIsFinalThenStartupFails() {
+        assertStartupFails(FinalMethod.class, "FinalMethod.run()", "final");
+    }
+
+    interface Runner {
+        void run();
+    }
+
+    static class FinalInterfaceMethod implements Runner {
+        @DistributedLock(name = "f")
+        public final void run() {
+        }
+    }
+
+    @Test
+    void whenFinalMethodImplementsAnInterfaceMethodThenStartupFailsToo() {
+        assertStartupFails(FinalInterfaceMethod.class, "FinalInterfaceMethod.run()", "final");
+    }
+
+    static class StaticMethod {
+        @DistributedLock(name = "s")
+        public static void run() {
+        }
+    }
+
+    @Test
+    void whenAnnotatedMethodIsStaticThenStartupFails() {
+        assertStartupFails(StaticMethod.class, "StaticMethod.run()", "static");
+    }
+
+    static class FencedFair {
+        @DistributedLock(name = "f", type = LockType.FAIR, fenced = true)
+        public void run() {
+        }
+    }
+
+    @Test
+    void whenFencedLockIsNotReentrantThenStartupFails() {
+        assertStartupFails(FencedFair.class, "FencedFair.run()", "fenced = true", "type FAIR");
+    }
+
+    static class FencedMulti {
+        @DistributedLock(name = "f", key = "#ids", fenced = true)
+        public void run(java.util.List<String> ids) {
+        }
+    }
+
+    @Test
+    void whenFencedLockHasACollectionKeyThenStartupFails() {
+        assertStartupFails(FencedMulti.class, "FencedMulti.run(List)", "fenced = true", "key '#ids'");
+    }
+
+    static class RedWithoutNodes {
+        @DistributedLock(name = "r", type = LockType.RED)
+        public void run() {
+        }
+    }
+
+    @Test
+    void whenRedLockHasNoNodesThenStartupFails() {
+        assertStartupFails(RedWithoutNodes.class, "RedWithoutNodes.run()", "type = RED", "distlock.redlock.nodes");
+    }
+
+    @Test
+    void whenRedLockHasNodesThenStartupSucceeds() {
+        runner.withBean(RedWithoutNodes.class).withPropertyValues("distlock.redlock.nodes=redis://127.0.0.1:1")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    static class ReturnsFuture {
+        @DistributedLock(name = "f")
+        public java.util.concurrent.Future<String> run() {
+            return java.util.concurrent.CompletableFuture.completedFuture("x");
+        }
+    }
+
+    @Test
+    void whenMethodReturnsPlainFutureThenStartupFails() {
+        assertStartupFails(ReturnsFuture.class, "ReturnsFuture.run()", "java.util.concurrent.Future");
+    }
+
+    static class ReturnsStream {
+        @DistributedLock(name = "s")
+        public java.util.stream.Stream<String> run() {
+            return java.util.stream.Stream.of("x");
+        }
+    }
+
+    @Test
+    void whenMethodReturnsStreamThenStartupFails() {
+        assertStartupFails(ReturnsStream.class, "ReturnsStream.run()", "java.util.stream.Stream");
+    }
+
+    static class ReturnsPublisher {
+        @DistributedLock(name = "p")
+        public org.reactivestreams.Publisher<String> run() {
+            return reactor.core.publisher.Mono.just("x");
+        }
+    }
+
+    @Test
+    void whenMethodReturnsUnknownPublisherThenStartupFails() {
+        assertStartupFails(ReturnsPublisher.class, "ReturnsPublisher.run()", "org.reactivestreams.Publisher");
+    }
+
     static class Valid {
         @DistributedLock(name = "ok", key = "#p0 + #id", condition = "#id != null", waitTime = "1s", leaseTime = "-1")
         public String run(String id) {

@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -28,6 +29,7 @@ import org.springframework.core.type.AnnotationMetadata;
 
 import dev.distlock.spring.internal.DistributedLockAdvisor;
 import dev.distlock.spring.internal.DistributedLockInterceptor;
+import dev.distlock.spring.internal.DistributedLockValidator;
 import dev.distlock.spring.internal.LockExecutor;
 import dev.distlock.spring.internal.LockKeyResolver;
 import dev.distlock.spring.internal.LockMethodRegistry;
@@ -56,10 +58,19 @@ public final class DistlockAspectAutoConfiguration {
         Duration wait = binder.bind("distlock.defaults.wait-time", Duration.class).orElse(Duration.ofSeconds(30));
         Duration lease = binder.bind("distlock.defaults.lease-time", Duration.class).orElse(Duration.ofMillis(-1));
         int order = binder.bind("distlock.aspect.order", Integer.class).orElse(DistlockProperties.Aspect.DEFAULT_ORDER);
-        LockMethodRegistry registry = new LockMethodRegistry(beanFactory, wait, lease);
+        boolean redLockNodes = !binder.bind("distlock.redlock.nodes", Bindable.listOf(String.class))
+                .orElse(java.util.List.of()).isEmpty();
+        LockMethodRegistry registry = new LockMethodRegistry(beanFactory, wait, lease, redLockNodes);
         DistributedLockInterceptor interceptor = new DistributedLockInterceptor(registry,
                 new LockKeyResolver(beanFactory), executor, reactive);
         return new DistributedLockAdvisor(registry, interceptor, order);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static DistributedLockValidator distributedLockValidator(ObjectProvider<DistributedLockAdvisor> advisor) {
+        return new DistributedLockValidator(advisor);
     }
 
     @Bean

@@ -34,6 +34,8 @@ import dev.distlock.spring.LockTemplate;
 import dev.distlock.spring.internal.ActiveHolds;
 import dev.distlock.spring.internal.DefaultLockTemplate;
 import dev.distlock.spring.internal.DistlockLockListener;
+import dev.distlock.spring.internal.DistlockShutdown;
+import dev.distlock.spring.internal.DistlockStartupException;
 import dev.distlock.spring.internal.LockExecutor;
 import dev.distlock.spring.internal.LockFactory;
 import dev.distlock.spring.internal.LockObserver;
@@ -115,7 +117,7 @@ public final class DistlockAutoConfiguration {
     private static LockClientOptions.Builder commonOptions(DistlockProperties properties) {
         return LockClientOptions.builder()
                 .keyPrefix(properties.getKeyPrefix())
-                .watchdogTimeout(properties.getWatchdogTimeout())
+                .watchdogTimeout(properties.effectiveWatchdogTimeout())
                 .commandTimeout(properties.getRedis().getTimeout())
                 .clientName(properties.getRedis().getClientName());
     }
@@ -135,6 +137,14 @@ public final class DistlockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    DistlockShutdown distlockShutdown(LockExecutor executor, Environment environment) {
+        Duration phaseTimeout = Binder.get(environment)
+                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class).orElse(Duration.ofSeconds(30));
+        return new DistlockShutdown(executor, phaseTimeout);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     LockTemplate distlockLockTemplate(LockExecutor executor, DistlockProperties properties) {
         return new DefaultLockTemplate(executor, properties.getDefaults().getWaitTime(),
                 properties.getDefaults().getLeaseTime());
@@ -147,8 +157,14 @@ public final class DistlockAutoConfiguration {
         }
         catch (LockException ex) {
             client.close();
-            throw new IllegalStateException("Redis is unreachable (" + property + ") and distlock.fail-fast=true: "
-                    + ex.getMessage(), ex);
+            String where = property.equals("distlock.redis")
+                    ? "distlock.redis.url (or, with no distlock.redis.* connection, Spring Boot's spring.data.redis.*)"
+                    : property;
+            throw new DistlockStartupException("Redis is unreachable (" + property + ") and distlock.fail-fast=true: "
+                    + ex.getMessage(), "Check that Redis runs and is reachable at " + where
+                    + ", with the right credentials (distlock.redis.username, distlock.redis.password) and TLS "
+                    + "settings (distlock.redis.ssl.*); or set distlock.fail-fast=false to start anyway while the "
+                    + "health indicator reports DOWN.", ex);
         }
     }
 

@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 import dev.distlock.spring.internal.LockObserver;
+import dev.distlock.spring.internal.LockNameTagLimit;
 import dev.distlock.spring.internal.MicrometerLockObserver;
 
 /**
@@ -27,5 +28,11 @@ public final class DistlockMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     LockObserver distlockMicrometerObserver(MeterRegistry registry) {
         return new MicrometerLockObserver(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LockNameTagLimit distlockLockNameTagLimit(DistlockProperties properties) {
+        return new LockNameTagLimit(properties.getMetrics().getMaxNames());
     }
 }

@@ -1,11 +1,16 @@
 package dev.distlock.spring.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.boot.convert.DurationUnit;
 
 import dev.distlock.spring.LeaseLostPolicy;
 
@@ -13,7 +18,7 @@ import dev.distlock.spring.LeaseLostPolicy;
  * Configuration properties of Distlock.
  */
 @ConfigurationProperties("distlock")
-public class DistlockProperties {
+public class DistlockProperties implements InitializingBean {
 
     /** Whether to enable Distlock's auto-configuration. */
     private boolean enabled = true;
@@ -22,7 +27,7 @@ public class DistlockProperties {
     private String keyPrefix = "";
 
     /** Lease of watchdog-renewed holds; renewed every third of it while held. */
-    private Duration watchdogTimeout = Duration.ofSeconds(30);
+    private @Nullable Duration watchdogTimeout;
 
     /** Whether to fail startup when Redis cannot be reached; otherwise the health indicator reports DOWN. */
     private boolean failFast = false;
@@ -40,6 +45,32 @@ public class DistlockProperties {
 
     private final Watchdog watchdog = new Watchdog();
 
+    private final Metrics metrics = new Metrics();
+
+    /**
+     * Checks values the binder cannot, naming the property in the failure.
+     * @throws InvalidConfigurationPropertyValueException if a value is out of range
+     */
+    @Override
+    @SuppressWarnings("deprecation")
+    public void afterPropertiesSet() {
+        checkWatchdogTimeout("distlock.watchdog.timeout", watchdog.getTimeout());
+        checkWatchdogTimeout("distlock.watchdog-timeout", watchdogTimeout);
+        if (metrics.getMaxNames() < 1) {
+            throw new InvalidConfigurationPropertyValueException("distlock.metrics.max-names", metrics.getMaxNames(),
+                    "At least one lock name must be allowed in metrics");
+        }
+    }
+
+    private static void checkWatchdogTimeout(String property, @Nullable Duration timeout) {
+        // Renewal runs every third of the lease: below a second, a GC pause or one slow command lets
+        // the key expire under a live holder.
+        if (timeout != null && timeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new InvalidConfigurationPropertyValueException(property, timeout,
+                    "The watchdog timeout must be at least 1s (renewal runs every third of it)");
+        }
+    }
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -56,12 +87,39 @@ public class DistlockProperties {
         this.keyPrefix = keyPrefix;
     }
 
-    public Duration getWatchdogTimeout() {
+    /**
+     * Lease of watchdog-renewed holds.
+     * @return the value of the old property name, or {@code null}
+     * @deprecated use {@code distlock.watchdog.timeout}
+     */
+    @Deprecated(since = "0.2.0")
+    @DeprecatedConfigurationProperty(replacement = "distlock.watchdog.timeout",
+            reason = "Watchdog settings are grouped under distlock.watchdog.*")
+    public @Nullable Duration getWatchdogTimeout() {
         return watchdogTimeout;
     }
 
-    public void setWatchdogTimeout(Duration watchdogTimeout) {
+    /**
+     * Sets the lease of watchdog-renewed holds.
+     * @param watchdogTimeout at least one second
+     * @deprecated use {@code distlock.watchdog.timeout}
+     */
+    @Deprecated(since = "0.2.0")
+    public void setWatchdogTimeout(@Nullable Duration watchdogTimeout) {
         this.watchdogTimeout = watchdogTimeout;
+    }
+
+    /**
+     * Returns the watchdog lease in effect: {@code distlock.watchdog.timeout}, else the deprecated
+     * {@code distlock.watchdog-timeout}, else 30 seconds.
+     * @return the watchdog lease
+     */
+    public Duration effectiveWatchdogTimeout() {
+        Duration timeout = watchdog.getTimeout();
+        if (timeout != null) {
+            return timeout;
+        }
+        return watchdogTimeout != null ? watchdogTimeout : Watchdog.DEFAULT_TIMEOUT;
     }
 
     public boolean isFailFast() {
@@ -98,6 +156,28 @@ public class DistlockProperties {
 
     public Watchdog getWatchdog() {
         return watchdog;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    /** Distlock's meters. */
+    public static class Metrics {
+
+        /**
+         * Most distinct lock names tagged in Distlock's meters (the name tag); further names are
+         * tagged "other".
+         */
+        private int maxNames = 100;
+
+        public int getMaxNames() {
+            return maxNames;
+        }
+
+        public void setMaxNames(int maxNames) {
+            this.maxNames = maxNames;
+        }
     }
 
     /** Redis connection of the lock client. */
@@ -371,8 +451,25 @@ public class DistlockProperties {
         }
     }
 
-    /** Watchdog limits. */
+    /** The watchdog that renews holds taken without an explicit lease. */
     public static class Watchdog {
+
+        static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+        /**
+         * Lease of watchdog-renewed holds, renewed every third of it while held; at least 1s. A plain
+         * number is seconds. Default 30s.
+         */
+        @DurationUnit(ChronoUnit.SECONDS)
+        private @Nullable Duration timeout;
+
+        public @Nullable Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(@Nullable Duration timeout) {
+            this.timeout = timeout;
+        }
 
         /** Longest time a watchdog-renewed hold is kept; the lock is released after it. Unlimited when not set. */
         private @Nullable Duration maxHold;

@@ -38,8 +38,13 @@ public final class DefaultLockTemplate implements LockTemplate {
 
     @Override
     public <T> @Nullable T execute(String key, LockOptions options, Supplier<T> callback) {
+        return execute(key, key, options, callback);
+    }
+
+    @Override
+    public <T> @Nullable T execute(String name, String key, LockOptions options, Supplier<T> callback) {
         Objects.requireNonNull(options, "'options' must not be null");
-        LockRequest request = request(key, options.type(), options.waitTime() != null ? options.waitTime() : defaultWait,
+        LockRequest request = request(name, key, options.type(), options.waitTime() != null ? options.waitTime() : defaultWait,
                 options.leaseTime() != null ? options.leaseTime() : defaultLease);
         LockResult<T> result = run(request, callback);
         if (!result.wasExecuted()) {
@@ -50,16 +55,25 @@ public final class DefaultLockTemplate implements LockTemplate {
 
     @Override
     public <T> LockResult<T> tryExecute(String key, Duration waitTime, Supplier<T> callback) {
-        Objects.requireNonNull(waitTime, "'waitTime' must not be null");
-        return run(request(key, LockType.REENTRANT, waitTime, defaultLease), callback);
+        return tryExecute(key, key, waitTime, callback);
     }
 
-    private LockRequest request(String key, LockType type, Duration wait, Duration lease) {
+    @Override
+    public <T> LockResult<T> tryExecute(String name, String key, Duration waitTime, Supplier<T> callback) {
+        Objects.requireNonNull(waitTime, "'waitTime' must not be null");
+        return run(request(name, key, LockType.REENTRANT, waitTime, defaultLease), callback);
+    }
+
+    private LockRequest request(String name, String key, LockType type, Duration wait, Duration lease) {
         Objects.requireNonNull(key, "'key' must not be null");
+        Objects.requireNonNull(name, "'name' must not be null");
         if (key.isBlank()) {
             throw new IllegalArgumentException("'key' must not be blank");
         }
-        return new LockRequest(key, List.of(key), type, false, wait, lease, "LockTemplate callback for '" + key + "'");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("'name' must not be blank");
+        }
+        return new LockRequest(name, List.of(key), type, false, wait, lease, "LockTemplate callback for '" + key + "'");
     }
 
     private <T> LockResult<T> run(LockRequest request, Supplier<T> callback) {

@@ -38,6 +38,14 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
         setOrder(order);
     }
 
+    /**
+     * Returns the registry of parsed lock methods.
+     * @return the registry
+     */
+    public LockMethodRegistry registry() {
+        return registry;
+    }
+
     @Override
     public Pointcut getPointcut() {
         return pointcut;

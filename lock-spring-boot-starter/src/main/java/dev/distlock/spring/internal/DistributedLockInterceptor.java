@@ -66,7 +66,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         List<String> names = keys.names(lockMethod, target, args);
         LockRequest request = new LockRequest(lockMethod.template(), names, lockMethod.type(),
                 lockMethod.annotation().fenced(), lockMethod.waitTime(), lockMethod.leaseTime(),
-                lockMethod.description() + "()");
+                lockMethod.description() + "()", lockMethod.minHoldTime());
         return switch (lockMethod.kind()) {
             case SYNC -> invokeSync(invocation, lockMethod, request, target, args);
             case COMPLETION_STAGE -> invokeStage(invocation, lockMethod, request, target, args);

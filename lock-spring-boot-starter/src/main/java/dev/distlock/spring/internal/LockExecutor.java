@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,6 +17,7 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockLeaseExpiredException;
+import dev.distlock.spring.LockShutdownException;
 import dev.distlock.spring.LockType;
 
 /**
@@ -31,6 +33,10 @@ public final class LockExecutor implements AutoCloseable {
     private final Supplier<LockObserver> observer;
     private final @Nullable Duration maxHold;
     private final @Nullable ScheduledExecutorService scheduler;
+    private final java.util.Set<Hold> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Object liveMonitor = new Object();
+    private volatile boolean shuttingDown;
+    private volatile @Nullable ScheduledExecutorService deferrals;
 
     /**
      * Creates an executor.
@@ -69,6 +75,15 @@ public final class LockExecutor implements AutoCloseable {
      * @throws LockException if Redis fails
      */
     public @Nullable Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread) throws InterruptedException {
+        if (shuttingDown) {
+            throw new LockShutdownException(request.names().size() == 1 ? request.names().get(0)
+                    : String.join(",", request.names()), request.description());
+        }
+        if (request.fenced() && request.names().size() != 1) {
+            // A multi lock has no single token: never hand out an unfenced hold as if it were fenced.
+            throw new IllegalStateException(request.description() + ": fenced = true needs exactly one lock name, the key gave "
+                    + request.names().size());
+        }
         RedisLock lock = request.names().size() == 1
                 ? factory.lock(request.names().get(0), request.type(), request.fenced())
                 : factory.multi(request.names(), request.type());
@@ -107,6 +122,7 @@ public final class LockExecutor implements AutoCloseable {
                 : lock.getName();
         ActiveHolds.Entry entry = holds.register(request, holdName, ownerId, thread);
         Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token);
+        live.add(hold);
         if (scheduler != null && maxHold != null && request.leaseTime().isNegative()) {
             hold.maxHoldTask = scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -118,6 +134,9 @@ public final class LockExecutor implements AutoCloseable {
      * @param hold what {@link #tryAcquire} returned
      */
     public void release(Hold hold) {
+        if (deferRelease(hold)) {
+            return;
+        }
         ScheduledFuture<?> task = hold.maxHoldTask;
         if (task != null) {
             task.cancel(false);
@@ -137,9 +156,45 @@ public final class LockExecutor implements AutoCloseable {
                     hold.request.description(), ex);
         }
         finally {
+            if (live.remove(hold)) {
+                synchronized (liveMonitor) {
+                    liveMonitor.notifyAll();
+                }
+            }
             holds.unregister(hold.entry);
             observer.get().released(hold.request.template(), hold.request.type(), System.nanoTime() - hold.acquiredNanos);
         }
+    }
+
+    /**
+     * Defers the release of a hold whose minimum hold is not over: the hold stays registered and
+     * renewed, and is released by a scheduler when the time is up, so no caller thread sleeps.
+     */
+    private boolean deferRelease(Hold hold) {
+        Duration minHold = hold.request.minHold();
+        if (minHold.isZero() || hold.deferred || hold.released || hold.entry.lost || shuttingDown) {
+            return false;
+        }
+        long remaining = minHold.toNanos() - (System.nanoTime() - hold.acquiredNanos);
+        if (remaining <= 0) {
+            return false;
+        }
+        hold.deferred = true;
+        deferrals().schedule(() -> release(hold), remaining, TimeUnit.NANOSECONDS);
+        return true;
+    }
+
+    private synchronized ScheduledExecutorService deferrals() {
+        ScheduledExecutorService service = deferrals;
+        if (service == null) {
+            service = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread thread = new Thread(r, "distlock-min-hold");
+                thread.setDaemon(true);
+                return thread;
+            });
+            deferrals = service;
+        }
+        return service;
     }
 
     /**
@@ -170,6 +225,60 @@ public final class LockExecutor implements AutoCloseable {
         return hold.entry.lost;
     }
 
+    /**
+     * Refuses every acquisition from now on with {@link LockShutdownException}; holds already taken
+     * stay held and renewed.
+     */
+    public void beginShutdown() {
+        shuttingDown = true;
+    }
+
+    /**
+     * Accepts acquisitions again, after a lifecycle restart.
+     */
+    public void endShutdown() {
+        shuttingDown = false;
+    }
+
+    /**
+     * Waits until every hold taken through this executor is released, or the time runs out.
+     * @param timeout longest wait
+     * @return the number of holds still held
+     * @throws InterruptedException if interrupted
+     */
+    public int awaitReleased(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (liveMonitor) {
+            while (!live.isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                TimeUnit.NANOSECONDS.timedWait(liveMonitor, left);
+            }
+        }
+        return live.size();
+    }
+
+    /**
+     * Reports every remaining hold lost (so the lease-lost policy applies to the method still
+     * running) and releases it.
+     * @return how many holds were released
+     */
+    public int releaseRemaining() {
+        int count = 0;
+        for (Hold hold : List.copyOf(live)) {
+            if (!hold.deferred) {
+                logger.warn("Releasing lock '{}' at shutdown while {} still runs", hold.lock.getName(),
+                        hold.request.description());
+                holds.leaseLost(hold.entry.lockName(), hold.ownerId);
+            }
+            release(hold);
+            count++;
+        }
+        return count;
+    }
+
     private void maxHoldReached(Hold hold) {
         if (hold.released) {
             return;
@@ -195,6 +304,10 @@ public final class LockExecutor implements AutoCloseable {
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
+        ScheduledExecutorService service = deferrals;
+        if (service != null) {
+            service.shutdownNow();
+        }
     }
 
     /** A lock held through this executor. */
@@ -206,6 +319,7 @@ public final class LockExecutor implements AutoCloseable {
         final ActiveHolds.Entry entry;
         final long acquiredNanos;
         volatile boolean released;
+        volatile boolean deferred;
         volatile @Nullable ScheduledFuture<?> maxHoldTask;
         private final @Nullable Long token;
 

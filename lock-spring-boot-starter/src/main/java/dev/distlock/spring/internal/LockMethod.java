@@ -23,10 +23,12 @@ import dev.distlock.spring.LockType;
  * @param leaseTime lease time
  * @param fallback fallback method, or {@code null}
  * @param kind how the return type is handled
+ * @param minHoldTime shortest hold, zero for none
  */
 public record LockMethod(Method method, String description, DistributedLock annotation, String template,
         @Nullable Expression key, String keySource, @Nullable Expression condition, Duration waitTime,
-        Duration leaseTime, @Nullable Method fallback, Kind kind) {
+        Duration leaseTime, @Nullable Method fallback, Kind kind,
+        Duration minHoldTime) {
 
     /** How a method's result is handled. */
     public enum Kind {

@@ -52,17 +52,74 @@ public final class LockMethodRegistry {
     private final BeanFactory beanFactory;
     private final Duration defaultWait;
     private final Duration defaultLease;
+    private final boolean redLockNodes;
+    private final Map<Class<?>, Boolean> validated = new ConcurrentHashMap<>();
 
     /**
      * Creates a registry.
      * @param beanFactory resolves placeholders and checks bean references
      * @param defaultWait {@code distlock.defaults.wait-time}
      * @param defaultLease {@code distlock.defaults.lease-time}
+     * @param redLockNodes whether {@code distlock.redlock.nodes} is set
      */
-    public LockMethodRegistry(BeanFactory beanFactory, Duration defaultWait, Duration defaultLease) {
+    public LockMethodRegistry(BeanFactory beanFactory, Duration defaultWait, Duration defaultLease, boolean redLockNodes) {
         this.beanFactory = beanFactory;
         this.defaultWait = defaultWait;
         this.defaultLease = defaultLease;
+        this.redLockNodes = redLockNodes;
+    }
+
+    /**
+     * Parses and checks every {@link DistributedLock} method of a bean class, whatever the proxy
+     * type: a JDK proxy stops looking at the first matching method, so without this a second, bad
+     * method would fail only when first called. An annotated method that is not public fails too:
+     * neither proxy type would lock it.
+     * @param beanClass the bean's class
+     * @throws IllegalStateException naming the method if an annotation is invalid
+     */
+    public void validate(Class<?> beanClass) {
+        Class<?> userClass = ClassUtils.getUserClass(beanClass);
+        if (validated.containsKey(userClass)) {
+            return;
+        }
+        Set<Class<?>> interfaces = ClassUtils.getAllInterfacesForClassAsSet(userClass);
+        ReflectionUtils.doWithMethods(userClass, method -> {
+            if (method.isBridge() || method.isSynthetic()) {
+                return;
+            }
+            boolean annotated = AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
+            String where = "@DistributedLock on " + ClassUtils.getShortName(userClass) + "." + method.getName()
+                    + signature(method);
+            int modifiers = method.getModifiers();
+            if (annotated && java.lang.reflect.Modifier.isStatic(modifiers)) {
+                throw new IllegalStateException(where + ": the method is static; proxies lock only instance "
+                        + "methods, so it would run without the lock");
+            }
+            if (java.lang.reflect.Modifier.isStatic(modifiers)) {
+                return;
+            }
+            if (annotated && !java.lang.reflect.Modifier.isPublic(modifiers)) {
+                throw new IllegalStateException(where + ": the method must be public; proxies lock only "
+                        + "public methods called from another bean, so it would run without the lock");
+            }
+            // A class-based proxy (Spring Boot's default, even for beans with interfaces) cannot override a
+            // final method: the call would reach the method unadvised.
+            if (annotated && java.lang.reflect.Modifier.isFinal(modifiers)) {
+                throw new IllegalStateException(where + ": the method is final; a class-based proxy cannot "
+                        + "override it, so it would run without the lock");
+            }
+            if (annotated || java.lang.reflect.Modifier.isPublic(method.getModifiers())) {
+                find(method, userClass);
+            }
+        }, method -> method.getDeclaringClass() != Object.class);
+        for (Class<?> type : interfaces) {
+            for (Method method : type.getMethods()) {
+                if (!method.isDefault() && !java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+                    find(method, userClass);
+                }
+            }
+        }
+        validated.put(userClass, Boolean.TRUE);
     }
 
     /**
@@ -102,37 +159,104 @@ public final class LockMethodRegistry {
         Expression condition = parseChecked(annotation.condition(), specific, where, "condition");
         Duration wait = duration(annotation.waitTime(), defaultWait, where, "waitTime");
         Duration lease = duration(annotation.leaseTime(), defaultLease, where, "leaseTime");
+        Duration minHold = duration(annotation.minHoldTime(), Duration.ZERO, where, "minHoldTime");
+        if (minHold.isNegative()) {
+            throw new IllegalStateException(where + ": minHoldTime must be a positive duration, was '"
+                    + annotation.minHoldTime() + "'");
+        }
+        if (!lease.isNegative() && lease.compareTo(minHold) < 0) {
+            throw new IllegalStateException(where + ": leaseTime " + lease + " is shorter than minHoldTime "
+                    + minHold + "; the lock would expire before the minimum hold ends");
+        }
+        Class<? extends java.lang.annotation.Annotation> scheduled = annotationType(
+                "org.springframework.scheduling.annotation.Scheduled");
+        if (scheduled != null && !wait.isZero() && (AnnotatedElementUtils.hasAnnotation(specific, scheduled)
+                || AnnotatedElementUtils.hasAnnotation(specific,
+                        annotationType("org.springframework.scheduling.annotation.Schedules")))) {
+            logger.warn("{} is @Scheduled and waits {} for its lock: every instance runs the job in turn, one "
+                    + "after the other. Set waitTime = \"0\" to run it once per schedule, and minHoldTime longer "
+                    + "than the clock skew between instances", where, wait.isNegative() ? "without limit" : wait);
+        }
         if (!lease.isNegative() && lease.isZero()) {
             throw new IllegalStateException(where + ": leaseTime must be positive or -1 for the watchdog");
         }
         LockMethod.Kind kind = kind(specific.getReturnType(), where);
+        checkCombinations(annotation, specific, where);
         Method fallback = fallback(annotation, specific, owner, where);
         if (annotation.onFailure() == OnFailure.SKIP && specific.getReturnType().isPrimitive()
                 && specific.getReturnType() != void.class) {
             throw new IllegalStateException(where + ": onFailure=SKIP cannot return a value of primitive type "
                     + specific.getReturnType().getName());
         }
-        Class<? extends java.lang.annotation.Annotation> async = asyncAnnotation();
+        Class<? extends java.lang.annotation.Annotation> async = annotationType(
+                "org.springframework.scheduling.annotation.Async");
         if (async != null && AnnotatedElementUtils.hasAnnotation(specific, async)) {
             logger.warn("{} also has @Async: the lock is taken on the executor thread, inside the @Async advice", where);
         }
         return new LockMethod(specific, description, annotation, template, key, annotation.key(), condition, wait,
-                lease, fallback, kind);
+                lease, fallback, kind, minHold);
     }
 
     @SuppressWarnings("unchecked")
-    private static @Nullable Class<? extends java.lang.annotation.Annotation> asyncAnnotation() {
+    private static @Nullable Class<? extends java.lang.annotation.Annotation> annotationType(String name) {
         try {
             return (Class<? extends java.lang.annotation.Annotation>) ClassUtils
-                    .forName("org.springframework.scheduling.annotation.Async", LockMethodRegistry.class.getClassLoader());
+                    .forName(name, LockMethodRegistry.class.getClassLoader());
         }
         catch (ClassNotFoundException | LinkageError ex) {
             return null;
         }
     }
 
+    private void checkCombinations(DistributedLock annotation, Method method, String where) {
+        if (annotation.fenced() && annotation.type() != dev.distlock.spring.LockType.REENTRANT) {
+            throw new IllegalStateException(where + ": fenced = true needs type REENTRANT, not type "
+                    + annotation.type() + "; only a reentrant lock issues fencing tokens");
+        }
+        if (annotation.fenced() && keyIsCollection(annotation.key(), method)) {
+            throw new IllegalStateException(where + ": fenced = true with key '" + annotation.key()
+                    + "', a collection or array (a multi lock); a multi lock has no single fencing token");
+        }
+        if (annotation.type() == dev.distlock.spring.LockType.RED && !redLockNodes) {
+            throw new IllegalStateException(where + ": type = RED needs independent Redis masters; set "
+                    + "distlock.redlock.nodes (e.g. redis://host1:6379,redis://host2:6379,redis://host3:6379)");
+        }
+    }
+
+    /** Whether the key is a parameter declared as a collection or an array, which locks every element. */
+    private static boolean keyIsCollection(String key, Method method) {
+        String text = key.trim();
+        if (!text.matches("#\\w+")) {
+            return false;
+        }
+        String name = text.substring(1);
+        String[] names = PARAMETER_NAMES.getParameterNames(method);
+        for (int i = 0; i < method.getParameterCount(); i++) {
+            if (name.equals("p" + i) || name.equals("a" + i) || (names != null && name.equals(names[i]))) {
+                Class<?> type = method.getParameterTypes()[i];
+                return type.isArray() || java.util.Collection.class.isAssignableFrom(type);
+            }
+        }
+        return false;
+    }
+
     private static LockMethod.Kind kind(Class<?> returnType, String where) {
         String name = returnType.getName();
+        if (returnType == java.util.concurrent.Future.class
+                || (java.util.concurrent.Future.class.isAssignableFrom(returnType)
+                        && !CompletionStage.class.isAssignableFrom(returnType))) {
+            throw new IllegalStateException(where + ": return type " + name + " cannot be held to completion "
+                    + "(a Future cannot be observed); return CompletableFuture or CompletionStage");
+        }
+        if (java.util.stream.BaseStream.class.isAssignableFrom(returnType)) {
+            throw new IllegalStateException(where + ": return type " + name + " is consumed after the method "
+                    + "returns, when the lock is released; return a List or a Flux instead");
+        }
+        if (!name.equals("reactor.core.publisher.Mono") && !name.equals("reactor.core.publisher.Flux")
+                && isPublisher(returnType)) {
+            throw new IllegalStateException(where + ": return type " + name + " is a reactive type the lock "
+                    + "cannot follow; return a Reactor Mono or Flux");
+        }
         if (name.equals("reactor.core.publisher.Mono")) {
             return LockMethod.Kind.MONO;
         }
@@ -147,6 +271,27 @@ public final class LockMethodRegistry {
             return LockMethod.Kind.COMPLETION_STAGE;
         }
         return LockMethod.Kind.SYNC;
+    }
+
+    private static boolean isPublisher(Class<?> type) {
+        if (java.util.concurrent.Flow.Publisher.class.isAssignableFrom(type)) {
+            return true;
+        }
+        for (String name : new String[] { "org.reactivestreams.Publisher", "kotlinx.coroutines.flow.Flow",
+                "io.reactivex.rxjava3.core.Single", "io.reactivex.rxjava3.core.Maybe",
+                "io.reactivex.rxjava3.core.Completable", "io.reactivex.rxjava3.core.Observable" }) {
+            if (ClassUtils.isPresent(name, type.getClassLoader())) {
+                try {
+                    if (ClassUtils.forName(name, type.getClassLoader()).isAssignableFrom(type)) {
+                        return true;
+                    }
+                }
+                catch (ClassNotFoundException | LinkageError ex) {
+                    // not loadable from here: not this type
+                }
+            }
+        }
+        return false;
     }
 
     private static @Nullable Method fallback(DistributedLock annotation, Method method, Class<?> owner, String where) {

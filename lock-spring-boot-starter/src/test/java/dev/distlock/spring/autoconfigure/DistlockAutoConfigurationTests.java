@@ -181,7 +181,8 @@ class DistlockAutoConfigurationTests {
         for (Class<?> configuration : List.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class,
                 DistlockAspectAutoConfiguration.ReactorConfiguration.class, DistlockMetricsAutoConfiguration.class,
                 DistlockHealthAutoConfiguration.class, DistlockEndpointAutoConfiguration.class,
-                DistlockAutoConfiguration.DataRedisConnectionDetailsConfiguration.class)) {
+                DistlockAutoConfiguration.DataRedisConnectionDetailsConfiguration.class,
+                DistlockWebMvcAutoConfiguration.class)) {
             for (Method method : configuration.getDeclaredMethods()) {
                 if (AnnotatedElementUtils.hasAnnotation(method, Bean.class)
                         && !AnnotatedElementUtils.hasAnnotation(method, ConditionalOnMissingBean.class)

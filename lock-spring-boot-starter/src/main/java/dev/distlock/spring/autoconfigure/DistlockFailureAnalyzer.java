@@ -1,0 +1,18 @@
+package dev.distlock.spring.autoconfigure;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+import dev.distlock.spring.internal.DistlockStartupException;
+
+/**
+ * Explains Distlock's startup failures (Redis unreachable with {@code distlock.fail-fast}, an
+ * invalid {@code @DistributedLock}) as Boot explains its own: what failed, and what to set.
+ */
+public final class DistlockFailureAnalyzer extends AbstractFailureAnalyzer<DistlockStartupException> {
+
+    @Override
+    protected FailureAnalysis analyze(Throwable rootFailure, DistlockStartupException cause) {
+        return new FailureAnalysis(cause.getMessage(), cause.getAction(), cause);
+    }
+}
