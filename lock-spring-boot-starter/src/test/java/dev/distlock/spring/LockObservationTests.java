@@ -95,6 +95,20 @@ class LockObservationTests {
     }
 
     @Test
+    void shouldReportAMonoMethodsSpansUnderTheSubscribersSpanThoughItAcquiresOnAnotherThread() {
+        Observation caller = Observation.createNotStarted("reactive caller", observations).start();
+        try (Observation.Scope scope = caller.openScope()) {
+            assertThat(service.monoWaiting("7").block(Duration.ofSeconds(10))).isNotNull();
+        }
+        finally {
+            caller.stop();
+        }
+        SimpleSpan callerSpan = span("reactive caller");
+        assertThat(span("distlock acquire mono-wait").getParentId()).isEqualTo(callerSpan.getSpanId());
+        assertThat(span("distlock held mono-wait").getParentId()).isEqualTo(callerSpan.getSpanId());
+    }
+
+    @Test
     void whenTheWaitRunsOutThenTheAcquireSpanSaysTimeoutAndNoHoldIsReported() throws Exception {
         RedisLock other = client.getLock("obs-busy");
         assertThat(other.tryLock(0, 30_000, TimeUnit.MILLISECONDS, 777L)).isTrue();

@@ -133,6 +133,16 @@ public final class LockExecutor implements AutoCloseable {
     }
 
     /**
+     * Wraps a task that will acquire on another thread, so that its observations keep the caller's
+     * observation as their parent.
+     * @param task the task
+     * @return the task to run instead
+     */
+    public Runnable propagating(Runnable task) {
+        return instrumentation.get().propagating(task);
+    }
+
+    /**
      * Releases a hold from any thread. A hold whose lease was already lost is released quietly.
      * @param hold what {@link #tryAcquire} returned
      */

@@ -19,6 +19,16 @@ public interface LockInstrumentation {
      */
     Acquire acquireStarted(LockRequest request, long ownerId);
 
+    /**
+     * Wraps a task about to be handed to another thread so that it runs with the observation that
+     * is current here, on the caller's thread, as its parent.
+     * @param task the task
+     * @return the task to hand on
+     */
+    default Runnable propagating(Runnable task) {
+        return task;
+    }
+
     /** A running acquisition. */
     interface Acquire {
 

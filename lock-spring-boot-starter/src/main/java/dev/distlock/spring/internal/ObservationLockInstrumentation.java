@@ -37,6 +37,19 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
     }
 
     @Override
+    public Runnable propagating(Runnable task) {
+        Observation current = registry.getCurrentObservation();
+        if (current == null) {
+            return task;
+        }
+        return () -> {
+            try (Observation.Scope scope = current.openScope()) {
+                task.run();
+            }
+        };
+    }
+
+    @Override
     public Acquire acquireStarted(LockRequest request, long ownerId) {
         String key = String.join(",", request.names());
         String owner = Long.toString(ownerId);
