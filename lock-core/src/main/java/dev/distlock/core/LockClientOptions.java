@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 import io.lettuce.core.SslOptions;
+import io.lettuce.core.resource.ClientResources;
 
 /**
  * Immutable settings of a {@link LockClient}. Build with {@link #builder()}.
@@ -43,6 +44,7 @@ public final class LockClientOptions {
     private final @Nullable Integer database;
     private final boolean ssl;
     private final @Nullable SslOptions sslOptions;
+    private final @Nullable ClientResources clientResources;
 
     private LockClientOptions(Builder b) {
         this.uri = b.uri;
@@ -62,6 +64,7 @@ public final class LockClientOptions {
         this.database = b.database;
         this.ssl = b.ssl;
         this.sslOptions = b.sslOptions;
+        this.clientResources = b.clientResources;
     }
 
     /**
@@ -168,6 +171,14 @@ public final class LockClientOptions {
         return ssl;
     }
 
+    /**
+     * Returns the shared Lettuce resources the client uses, if any.
+     * @return shared resources, or {@code null} when the client creates and owns its own
+     */
+    public @Nullable ClientResources clientResources() {
+        return clientResources;
+    }
+
     /** @return Lettuce's TLS settings (trust and key material), or {@code null} for the JVM's defaults */
     public @Nullable SslOptions sslOptions() {
         return sslOptions;
@@ -193,6 +204,7 @@ public final class LockClientOptions {
         private @Nullable Integer database;
         private boolean ssl;
         private @Nullable SslOptions sslOptions;
+        private @Nullable ClientResources clientResources;
 
         private Builder() {
         }
@@ -264,6 +276,18 @@ public final class LockClientOptions {
         public Builder ssl(@Nullable SslOptions sslOptions) {
             this.ssl = true;
             this.sslOptions = sslOptions;
+            return this;
+        }
+
+        /**
+         * Uses shared Lettuce resources (event loops, timers, command tracing and latency metrics)
+         * instead of the client's own. The client does not shut shared resources down when it
+         * closes; their owner does.
+         * @param clientResources shared resources, or {@code null} for the client's own
+         * @return this builder
+         */
+        public Builder clientResources(@Nullable ClientResources clientResources) {
+            this.clientResources = clientResources;
             return this;
         }
 

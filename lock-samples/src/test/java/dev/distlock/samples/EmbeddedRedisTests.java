@@ -6,6 +6,7 @@ import java.net.Socket;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -25,6 +26,8 @@ class EmbeddedRedisTests {
     @Test
     void whenNoRedisIsConfiguredThenTheAppStartsAndStopsAnEmbeddedOne() {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(SamplesApplication.class)
+                // The main class names the generated initializer in AOT mode (-Paot).
+                .main(SamplesApplication.class)
                 .properties("server.port=0", "samples.report-interval=1h")
                 .run();
         EmbeddedRedis redis;
@@ -49,9 +52,14 @@ class EmbeddedRedisTests {
     }
 
     @Test
+    @DisabledIfSystemProperty(named = "spring.aot.enabled", matches = "true", disabledReason = "AOT evaluates the"
+            + " connection-details conditions at build time, when no spring.data.redis.url is set")
     void whenSpringDataRedisIsConfiguredThenNoEmbeddedRedisStarts() {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(SamplesApplication.class)
-                .properties("spring.main.web-application-type=none", "spring.main.lazy-initialization=true",
+                // The main class names the generated initializer in AOT mode (-Paot).
+                .main(SamplesApplication.class)
+                // A web server on a free port rather than no web application: AOT fixes the application type at build time.
+                .properties("server.port=0", "spring.main.lazy-initialization=true",
                         "samples.report-interval=1h", "spring.data.redis.url=" + dev.distlock.core.test.RedisServers.shared().uri())
                 .run();
         try {

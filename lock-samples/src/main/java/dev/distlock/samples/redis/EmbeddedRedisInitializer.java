@@ -52,7 +52,9 @@ public final class EmbeddedRedisInitializer implements ApplicationContextInitial
 
         @Override
         public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-            if (isRedisConfigured(environment)
+            // Spring AOT refreshes the context at build time only to record bean definitions: no
+            // server must start then (the generated code would not know the singleton anyway).
+            if (Boolean.getBoolean("spring.aot.processing") || isRedisConfigured(environment)
                     || !environment.getProperty("samples.embedded-redis.enabled", Boolean.class, true)
                     || !(registry instanceof DefaultListableBeanFactory beanFactory)
                     || beanFactory.containsSingleton(BEAN_NAME)) {

@@ -38,6 +38,7 @@ import dev.distlock.spring.internal.DistlockShutdown;
 import dev.distlock.spring.internal.DistlockStartupException;
 import dev.distlock.spring.internal.LockExecutor;
 import dev.distlock.spring.internal.LockFactory;
+import dev.distlock.spring.internal.LockInstrumentation;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.RedLockClients;
 
@@ -131,8 +132,9 @@ public final class DistlockAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     LockExecutor distlockLockExecutor(LockFactory factory, ActiveHolds holds, DistlockProperties properties,
-            ObjectProvider<LockObserver> observer) {
-        return new LockExecutor(factory, holds, lazy(observer), properties.getWatchdog().getMaxHold());
+            ObjectProvider<LockObserver> observer, ObjectProvider<LockInstrumentation> instrumentation) {
+        return new LockExecutor(factory, holds, lazy(observer),
+                () -> instrumentation.getIfAvailable(() -> LockInstrumentation.NO_OP), properties.getWatchdog().getMaxHold());
     }
 
     @Bean

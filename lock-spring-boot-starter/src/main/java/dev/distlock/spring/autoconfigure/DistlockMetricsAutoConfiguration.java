@@ -1,6 +1,7 @@
 package dev.distlock.spring.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -8,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
+import dev.distlock.spring.internal.LockInstrumentation;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.LockNameTagLimit;
 import dev.distlock.spring.internal.MicrometerLockObserver;
@@ -26,8 +28,9 @@ public final class DistlockMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LockObserver distlockMicrometerObserver(MeterRegistry registry) {
-        return new MicrometerLockObserver(registry);
+    LockObserver distlockMicrometerObserver(MeterRegistry registry, ObjectProvider<LockInstrumentation> instrumentation) {
+        // With observations, the default meter handler records the distlock.acquire and distlock.held timers.
+        return new MicrometerLockObserver(registry, instrumentation.getIfAvailable() == null);
     }
 
     @Bean

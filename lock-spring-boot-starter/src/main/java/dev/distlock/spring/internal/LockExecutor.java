@@ -31,6 +31,7 @@ public final class LockExecutor implements AutoCloseable {
     private final LockFactory factory;
     private final ActiveHolds holds;
     private final Supplier<LockObserver> observer;
+    private final Supplier<LockInstrumentation> instrumentation;
     private final @Nullable Duration maxHold;
     private final @Nullable ScheduledExecutorService scheduler;
     private final java.util.Set<Hold> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -46,9 +47,23 @@ public final class LockExecutor implements AutoCloseable {
      * @param maxHold cap on watchdog-renewed holds, or {@code null} for none
      */
     public LockExecutor(LockFactory factory, ActiveHolds holds, Supplier<LockObserver> observer, @Nullable Duration maxHold) {
+        this(factory, holds, observer, () -> LockInstrumentation.NO_OP, maxHold);
+    }
+
+    /**
+     * Creates an executor that also reports each acquisition and hold to an instrumentation.
+     * @param factory builds locks
+     * @param holds registry of active holds
+     * @param observer metrics hooks
+     * @param instrumentation per-call observations
+     * @param maxHold cap on watchdog-renewed holds, or {@code null} for none
+     */
+    public LockExecutor(LockFactory factory, ActiveHolds holds, Supplier<LockObserver> observer,
+            Supplier<LockInstrumentation> instrumentation, @Nullable Duration maxHold) {
         this.factory = factory;
         this.holds = holds;
         this.observer = observer;
+        this.instrumentation = instrumentation;
         this.maxHold = maxHold;
         this.scheduler = maxHold == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "distlock-max-hold");
@@ -89,11 +104,12 @@ public final class LockExecutor implements AutoCloseable {
                 : factory.multi(request.names(), request.type());
         LockObserver obs = observer.get();
         obs.waitStarted(request.template(), request.type());
+        LockInstrumentation.Acquire observation = instrumentation.get().acquireStarted(request, ownerId);
         Object waiter = holds.waitStarted(request, thread);
         long start = System.nanoTime();
         boolean acquired;
         Long token = null;
-        try {
+        try (LockInstrumentation.Scope scope = observation.openScope()) {
             if (lock instanceof FencedLock fenced) {
                 OptionalLong issued = fenced.tryLockAndGetToken(millis(request.waitTime()), millis(request.leaseTime()),
                         TimeUnit.MILLISECONDS, ownerId);
@@ -106,6 +122,7 @@ public final class LockExecutor implements AutoCloseable {
         }
         catch (InterruptedException | RuntimeException ex) {
             obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ERROR, System.nanoTime() - start);
+            observation.ended(LockObserver.Outcome.ERROR, ex);
             throw ex;
         }
         finally {
@@ -114,19 +131,31 @@ public final class LockExecutor implements AutoCloseable {
         long waited = System.nanoTime() - start;
         if (!acquired) {
             obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.TIMEOUT, waited);
+            observation.ended(LockObserver.Outcome.TIMEOUT, null);
             return null;
         }
         obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ACQUIRED, waited);
+        LockInstrumentation.Held held = observation.acquired();
         // A red lock's members report events under the plain lock name, not the composite's name.
         String holdName = request.type() == LockType.RED && request.names().size() == 1 ? request.names().get(0)
                 : lock.getName();
         ActiveHolds.Entry entry = holds.register(request, holdName, ownerId, thread);
-        Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token);
+        Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token, held);
         live.add(hold);
         if (scheduler != null && maxHold != null && request.leaseTime().isNegative()) {
             hold.maxHoldTask = scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
         }
         return hold;
+    }
+
+    /**
+     * Wraps a task that will acquire on another thread, so that its observations keep the caller's
+     * observation as their parent.
+     * @param task the task
+     * @return the task to run instead
+     */
+    public Runnable propagating(Runnable task) {
+        return instrumentation.get().propagating(task);
     }
 
     /**
@@ -163,6 +192,7 @@ public final class LockExecutor implements AutoCloseable {
             }
             holds.unregister(hold.entry);
             observer.get().released(hold.request.template(), hold.request.type(), System.nanoTime() - hold.acquiredNanos);
+            hold.held.released();
         }
     }
 
@@ -322,10 +352,12 @@ public final class LockExecutor implements AutoCloseable {
         volatile boolean deferred;
         volatile @Nullable ScheduledFuture<?> maxHoldTask;
         private final @Nullable Long token;
+        final LockInstrumentation.Held held;
 
         Hold(RedisLock lock, LockRequest request, long ownerId, ActiveHolds.Entry entry, long acquiredNanos,
-                @Nullable Long token) {
+                @Nullable Long token, LockInstrumentation.Held held) {
             this.token = token;
+            this.held = held;
             this.lock = lock;
             this.request = request;
             this.ownerId = ownerId;

@@ -21,6 +21,7 @@ import dev.distlock.spring.LockType;
 public final class MicrometerLockObserver implements LockObserver {
 
     private final MeterRegistry registry;
+    private final boolean timers;
     private final Map<String, AtomicInteger> active = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
 
@@ -29,7 +30,18 @@ public final class MicrometerLockObserver implements LockObserver {
      * @param registry where meters go
      */
     public MicrometerLockObserver(MeterRegistry registry) {
+        this(registry, true);
+    }
+
+    /**
+     * Creates the observer.
+     * @param registry where meters go
+     * @param timers whether to record the {@code distlock.acquire} and {@code distlock.held} timers,
+     * {@code false} when observations record them
+     */
+    public MicrometerLockObserver(MeterRegistry registry, boolean timers) {
         this.registry = registry;
+        this.timers = timers;
     }
 
     @Override
@@ -40,9 +52,11 @@ public final class MicrometerLockObserver implements LockObserver {
     @Override
     public void acquireEnded(String name, LockType type, Outcome outcome, long nanos) {
         gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type).decrementAndGet();
-        Timer.builder("distlock.acquire").description("Time to acquire a lock, by outcome")
-                .tag("name", name).tag("type", tag(type)).tag("outcome", outcome.tag())
-                .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        if (timers) {
+            Timer.builder("distlock.acquire").description("Time to acquire a lock, by outcome")
+                    .tag("name", name).tag("type", tag(type)).tag("outcome", outcome.tag())
+                    .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        }
         if (outcome == Outcome.ACQUIRED) {
             gauge(active, "distlock.active", "Locks held now", name, type).incrementAndGet();
         }
@@ -51,9 +65,11 @@ public final class MicrometerLockObserver implements LockObserver {
     @Override
     public void released(String name, LockType type, long heldNanos) {
         gauge(active, "distlock.active", "Locks held now", name, type).decrementAndGet();
-        Timer.builder("distlock.held").description("How long locks were held")
-                .tag("name", name).tag("type", tag(type))
-                .register(registry).record(heldNanos, TimeUnit.NANOSECONDS);
+        if (timers) {
+            Timer.builder("distlock.held").description("How long locks were held")
+                    .tag("name", name).tag("type", tag(type))
+                    .register(registry).record(heldNanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     @Override

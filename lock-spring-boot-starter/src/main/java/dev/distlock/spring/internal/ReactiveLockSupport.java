@@ -54,7 +54,8 @@ public final class ReactiveLockSupport {
                 cancelled.set(true);
                 releaseUnclaimed(unclaimed, executor);
             });
-            Disposable task = Schedulers.boundedElastic().schedule(() -> {
+            // Subscribed here, on the subscriber's thread: the acquisition's spans keep its parent.
+            Disposable task = Schedulers.boundedElastic().schedule(executor.propagating(() -> {
                 LockExecutor.Hold hold;
                 try {
                     hold = executor.tryAcquire(request, RedisLock.newOwnerId(), null);
@@ -76,7 +77,7 @@ public final class ReactiveLockSupport {
                 // Delivered: from here on usingWhen releases it. A cancel that raced the delivery
                 // finds it still unclaimed and releases it, since the value was then dropped.
                 unclaimed.compareAndSet(hold, null);
-            });
+            }));
             sink.onDispose(() -> {
                 if (cancelled.get()) {
                     task.dispose();

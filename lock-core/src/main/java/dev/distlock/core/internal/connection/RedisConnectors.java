@@ -27,7 +27,8 @@ public final class RedisConnectors {
     public static RedisConnector create(LockClientOptions options) {
         if (!options.clusterNodes().isEmpty()) {
             List<RedisURI> seeds = options.clusterNodes().stream().map(node -> dataNode(uri(node, options), options)).toList();
-            RedisClusterClient client = RedisClusterClient.create(seeds);
+            RedisClusterClient client = options.clientResources() != null
+                    ? RedisClusterClient.create(options.clientResources(), seeds) : RedisClusterClient.create(seeds);
             ClusterClientOptions.Builder clusterOptions = ClusterClientOptions.builder();
             if (options.sslOptions() != null) {
                 clusterOptions.sslOptions(options.sslOptions());
@@ -43,7 +44,9 @@ public final class RedisConnectors {
         }
         RedisURI target = options.sentinelMaster() != null ? sentinelUri(options)
                 : dataNode(uri(options.uri(), options), options);
-        RedisClient client = RedisClient.create();
+        // Shared resources stay open when this client shuts down: Lettuce only closes resources it created.
+        RedisClient client = options.clientResources() != null ? RedisClient.create(options.clientResources())
+                : RedisClient.create();
         ClientOptions.Builder clientOptions = ClientOptions.builder();
         if (options.sslOptions() != null) {
             clientOptions.sslOptions(options.sslOptions());

@@ -1,0 +1,102 @@
+package dev.distlock.spring.autoconfigure;
+
+import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+
+import dev.distlock.spring.internal.LockInstrumentation;
+import dev.distlock.spring.internal.ObservationLockInstrumentation;
+import dev.distlock.spring.observation.DefaultLockAcquireObservationConvention;
+import dev.distlock.spring.observation.DefaultLockHeldObservationConvention;
+import dev.distlock.spring.observation.LockAcquireObservationConvention;
+import dev.distlock.spring.observation.LockHeldObservationConvention;
+import dev.distlock.spring.observation.LockObservationKeys;
+
+/**
+ * Micrometer Observations of Distlock locks ({@code distlock.acquire}, {@code distlock.held}) when
+ * an {@link ObservationRegistry} bean is present, and Lettuce {@link ClientResources} shared with
+ * Spring Boot's Redis client when there is such a bean, so that Lettuce's command tracing and
+ * metrics cover the lock scripts too.
+ */
+@AutoConfiguration(before = DistlockMetricsAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+@ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
+public final class DistlockObservationAutoConfiguration {
+
+    /** Observations, when Micrometer Observation and a registry bean are present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ObservationRegistry.class)
+    @ConditionalOnBean(ObservationRegistry.class)
+    static class ObservationConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        LockInstrumentation distlockObservationInstrumentation(ObservationRegistry registry,
+                ObjectProvider<LockAcquireObservationConvention> acquireConvention,
+                ObjectProvider<LockHeldObservationConvention> heldConvention) {
+            return new ObservationLockInstrumentation(registry, acquireConvention.getIfUnique(),
+                    heldConvention.getIfUnique());
+        }
+
+        /** Keeps the tags the timers had before they came from observations. */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(MeterRegistry.class)
+        static class LegacyTagsConfiguration {
+
+            @Bean
+            MeterFilter distlockLegacyTagsMeterFilter() {
+                return new LegacyTagsMeterFilter();
+            }
+        }
+    }
+
+    /** Shares Spring Boot's Lettuce resources with the lock clients. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBean(ClientResources.class)
+    static class ClientResourcesConfiguration {
+
+        @Bean
+        @Order(Ordered.HIGHEST_PRECEDENCE)
+        DistlockClientCustomizer distlockClientResourcesCustomizer(ClientResources clientResources) {
+            // First, so that a user's customizer can still choose other resources.
+            return builder -> builder.clientResources(clientResources);
+        }
+    }
+
+    /**
+     * Copies {@code lock.name} and {@code lock.type} to the {@code name} and {@code type} tags that
+     * the {@code distlock.acquire} and {@code distlock.held} timers carried before they came from observations, so
+     * that existing dashboards and alerts keep working. Deprecated: the copies will be removed.
+     */
+    static final class LegacyTagsMeterFilter implements MeterFilter {
+
+        @Override
+        public Meter.Id map(Meter.Id id) {
+            String name = id.getName();
+            if (!(name.startsWith(DefaultLockAcquireObservationConvention.NAME)
+                    || name.startsWith(DefaultLockHeldObservationConvention.NAME)) || id.getTag("name") != null) {
+                return id;
+            }
+            String lockName = id.getTag(LockObservationKeys.LOCK_NAME);
+            String lockType = id.getTag(LockObservationKeys.LOCK_TYPE);
+            if (lockName == null || lockType == null) {
+                return id;
+            }
+            return id.withTags(java.util.List.of(Tag.of("name", lockName), Tag.of("type", lockType)));
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.distlock.spring.internal;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+import dev.distlock.spring.observation.DefaultLockAcquireObservationConvention;
+import dev.distlock.spring.observation.DefaultLockHeldObservationConvention;
+import dev.distlock.spring.observation.LockAcquireObservationConvention;
+import dev.distlock.spring.observation.LockHeldObservationConvention;
+import dev.distlock.spring.observation.LockObservationContext;
+
+/**
+ * Reports acquisitions and holds as the {@code distlock.acquire} and {@code distlock.held}
+ * Micrometer observations. Both are children of the observation current on the caller's thread.
+ */
+public final class ObservationLockInstrumentation implements LockInstrumentation {
+
+    private final ObservationRegistry registry;
+    private final @Nullable LockAcquireObservationConvention acquireConvention;
+    private final @Nullable LockHeldObservationConvention heldConvention;
+
+    /**
+     * Creates the instrumentation.
+     * @param registry the observation registry
+     * @param acquireConvention custom convention of {@code distlock.acquire}, or {@code null} for the default
+     * @param heldConvention custom convention of {@code distlock.held}, or {@code null} for the default
+     */
+    public ObservationLockInstrumentation(ObservationRegistry registry,
+            @Nullable LockAcquireObservationConvention acquireConvention,
+            @Nullable LockHeldObservationConvention heldConvention) {
+        this.registry = registry;
+        this.acquireConvention = acquireConvention;
+        this.heldConvention = heldConvention;
+    }
+
+    @Override
+    public Runnable propagating(Runnable task) {
+        Observation current = registry.getCurrentObservation();
+        if (current == null) {
+            return task;
+        }
+        return () -> {
+            try (Observation.Scope scope = current.openScope()) {
+                task.run();
+            }
+        };
+    }
+
+    @Override
+    public Acquire acquireStarted(LockRequest request, long ownerId) {
+        String key = String.join(",", request.names());
+        String owner = Long.toString(ownerId);
+        // The parent is taken now, on the caller's thread; the hold may end on another thread.
+        Observation parent = registry.getCurrentObservation();
+        LockObservationContext acquireContext = new LockObservationContext(request.template(), request.type(), key, owner);
+        Observation acquire = Observation.createNotStarted(acquireConvention,
+                DefaultLockAcquireObservationConvention.INSTANCE, () -> acquireContext, registry).start();
+        return new Acquire() {
+            @Override
+            public Scope openScope() {
+                Observation.Scope scope = acquire.openScope();
+                return scope::close;
+            }
+
+            @Override
+            public Held acquired() {
+                acquireContext.setOutcome(LockObservationContext.Outcome.ACQUIRED);
+                acquire.stop();
+                LockObservationContext heldContext = new LockObservationContext(request.template(), request.type(), key,
+                        owner);
+                heldContext.setOutcome(LockObservationContext.Outcome.ACQUIRED);
+                Observation held = Observation.createNotStarted(heldConvention,
+                        DefaultLockHeldObservationConvention.INSTANCE, () -> heldContext, registry)
+                        .parentObservation(parent).start();
+                AtomicBoolean stopped = new AtomicBoolean();
+                return () -> {
+                    if (stopped.compareAndSet(false, true)) {
+                        held.stop();
+                    }
+                };
+            }
+
+            @Override
+            public void ended(LockObserver.Outcome outcome, @Nullable Throwable error) {
+                acquireContext.setOutcome(outcome == LockObserver.Outcome.TIMEOUT ? LockObservationContext.Outcome.TIMEOUT
+                        : LockObservationContext.Outcome.ERROR);
+                if (error != null) {
+                    acquire.error(error);
+                }
+                acquire.stop();
+            }
+        };
+    }
+}

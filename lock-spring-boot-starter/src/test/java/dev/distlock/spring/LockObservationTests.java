@@ -1,0 +1,168 @@
+package dev.distlock.spring;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import io.micrometer.tracing.test.simple.SimpleSpan;
+import io.micrometer.tracing.test.simple.SimpleTracer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The distlock.acquire and distlock.held observations of a locked call: spans under the caller's
+ * span, and the timers the default meter handler derives from them.
+ */
+@SpringBootTest(classes = { TestApplication.class, LockObservationTests.TracingConfiguration.class },
+        properties = { "test.lock.name=named", "test.lock.region=eu-", "distlock.key-prefix=obs:" })
+class LockObservationTests {
+
+    static final RedisServer redis = RedisServers.shared();
+
+    @DynamicPropertySource
+    static void redisProperties(DynamicPropertyRegistry registry) {
+        registry.add("distlock.redis.url", redis::uri);
+    }
+
+    @Autowired
+    LockedService service;
+
+    @Autowired
+    LockTemplate template;
+
+    @Autowired
+    LockClient client;
+
+    @Autowired
+    ObservationRegistry observations;
+
+    @Autowired
+    SimpleTracer tracer;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @BeforeEach
+    void clearSpans() {
+        tracer.getSpans().clear();
+    }
+
+    @Test
+    void shouldReportAcquireAndHeldSpansAsChildrenOfTheCallersSpan() {
+        Observation caller = Observation.createNotStarted("caller", observations).start();
+        try (Observation.Scope scope = caller.openScope()) {
+            assertThat(service.byParameterName("42")).contains("42");
+        }
+        finally {
+            caller.stop();
+        }
+        SimpleSpan callerSpan = span("caller");
+        SimpleSpan acquire = span("distlock acquire orders");
+        SimpleSpan held = span("distlock held orders");
+
+        assertThat(acquire.getParentId()).isEqualTo(callerSpan.getSpanId());
+        assertThat(held.getParentId()).isEqualTo(callerSpan.getSpanId());
+        assertThat(acquire.getTraceId()).isEqualTo(callerSpan.getTraceId());
+        assertThat(held.getTraceId()).isEqualTo(callerSpan.getTraceId());
+        assertThat(acquire.getTags()).containsEntry("lock.name", "orders").containsEntry("lock.type", "reentrant")
+                .containsEntry("outcome", "acquired").containsKey("lock.owner");
+        assertThat(acquire.getTags().get("lock.key")).contains("42").isNotEqualTo("orders");
+        assertThat(held.getTags()).containsEntry("lock.name", "orders").containsEntry("lock.type", "reentrant")
+                .containsEntry("lock.owner", acquire.getTags().get("lock.owner"))
+                .containsEntry("lock.key", acquire.getTags().get("lock.key"));
+        // The hold begins when the acquisition ends.
+        assertThat(held.getStartTimestamp()).isAfterOrEqualTo(acquire.getEndTimestamp());
+        assertThat(held.getEndTimestamp()).isAfterOrEqualTo(held.getStartTimestamp());
+    }
+
+    @Test
+    void shouldReportAMonoMethodsSpansUnderTheSubscribersSpanThoughItAcquiresOnAnotherThread() {
+        Observation caller = Observation.createNotStarted("reactive caller", observations).start();
+        try (Observation.Scope scope = caller.openScope()) {
+            assertThat(service.monoWaiting("7").block(Duration.ofSeconds(10))).isNotNull();
+        }
+        finally {
+            caller.stop();
+        }
+        SimpleSpan callerSpan = span("reactive caller");
+        assertThat(span("distlock acquire mono-wait").getParentId()).isEqualTo(callerSpan.getSpanId());
+        assertThat(span("distlock held mono-wait").getParentId()).isEqualTo(callerSpan.getSpanId());
+    }
+
+    @Test
+    void whenTheWaitRunsOutThenTheAcquireSpanSaysTimeoutAndNoHoldIsReported() throws Exception {
+        RedisLock other = client.getLock("obs-busy");
+        assertThat(other.tryLock(0, 30_000, TimeUnit.MILLISECONDS, 777L)).isTrue();
+        try {
+            LockResult<String> result = template.tryExecute("obs-busy", Duration.ofMillis(50), () -> "ran");
+            assertThat(result.wasExecuted()).isFalse();
+        }
+        finally {
+            other.unlock(777L);
+        }
+        SimpleSpan acquire = span("distlock acquire obs-busy");
+        assertThat(acquire.getTags()).containsEntry("outcome", "timeout");
+        assertThat(tracer.getSpans()).noneMatch(s -> "distlock held obs-busy".equals(s.getName()));
+        assertThat(meters.get("distlock.acquire").tags("lock.name", "obs-busy", "outcome", "timeout").timer().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldRecordTimersWithTheNewAndTheFormerTagsAndALongTaskTimerForHolds() {
+        template.execute("obs-meters", () -> {
+            LongTaskTimer holds = meters.get("distlock.held.active").tags("lock.name", "obs-meters").longTaskTimer();
+            assertThat(holds.activeTasks()).isEqualTo(1);
+        });
+        // Former tags (name, type, outcome) still select the timers, so existing dashboards keep working.
+        assertThat(meters.get("distlock.acquire").tags("name", "obs-meters", "type", "reentrant", "outcome", "acquired")
+                .timer().count()).isEqualTo(1);
+        assertThat(meters.get("distlock.acquire").tags("lock.name", "obs-meters", "lock.type", "reentrant")
+                .timer().count()).isEqualTo(1);
+        assertThat(meters.get("distlock.held").tags("name", "obs-meters", "type", "reentrant").timer().count())
+                .isEqualTo(1);
+        assertThat(meters.get("distlock.held.active").tags("lock.name", "obs-meters").longTaskTimer().activeTasks())
+                .isZero();
+        // One timer per lock name, never one per resolved key.
+        assertThat(meters.find("distlock.acquire").timers()).allSatisfy(timer -> assertThat(timer.getId().getTag("lock.key")).isNull());
+    }
+
+    private SimpleSpan span(String name) {
+        List<SimpleSpan> spans = tracer.getSpans().stream().filter(s -> name.equals(s.getName())).toList();
+        assertThat(spans).as("spans named '%s' among %s", name, tracer.getSpans().stream().map(SimpleSpan::getName).toList())
+                .hasSize(1);
+        return spans.get(0);
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class TracingConfiguration {
+
+        @Bean
+        SimpleTracer simpleTracer() {
+            return new SimpleTracer();
+        }
+
+        @Bean
+        ObservationHandler<Observation.Context> tracingHandler(SimpleTracer tracer) {
+            return new DefaultTracingObservationHandler(tracer);
+        }
+    }
+}

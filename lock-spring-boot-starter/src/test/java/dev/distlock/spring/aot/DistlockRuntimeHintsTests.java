@@ -1,0 +1,76 @@
+package dev.distlock.spring.aot;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.aot.generate.ClassNameGenerator;
+import org.springframework.aot.generate.DefaultGenerationContext;
+import org.springframework.aot.generate.InMemoryGeneratedFiles;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.context.aot.ApplicationContextAotGenerator;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+import org.springframework.javapoet.ClassName;
+import org.springframework.util.ReflectionUtils;
+
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.Scripts;
+import dev.distlock.spring.LockedService;
+import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.DistlockRuntimeHints;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Native-image hints: every Lua script and fragment, fallback methods, endpoint response types. */
+class DistlockRuntimeHintsTests {
+
+    @Test
+    void shouldCoverEveryScriptAndEveryFragment() throws Exception {
+        RuntimeHints hints = new RuntimeHints();
+        new DistlockRuntimeHints().registerHints(hints, getClass().getClassLoader());
+        assertThat(scriptResources()).allSatisfy(path -> assertThat(RuntimeHintsPredicates.resource().forResource(path))
+                .as(path).accepts(hints));
+        assertThat(RuntimeHintsPredicates.resource().forResource("dev/distlock/core/scripts/notes.txt")).rejects(hints);
+    }
+
+    @Test
+    void shouldRegisterHintsForFallbacksScriptsAndEndpointTypesThroughAotFactories() throws Exception {
+        GenericApplicationContext context = new GenericApplicationContext();
+        context.registerBean("lockedService", LockedService.class);
+        DefaultGenerationContext generation = new DefaultGenerationContext(
+                new ClassNameGenerator(ClassName.get(getClass().getPackageName(), "TestApp")), new InMemoryGeneratedFiles());
+        new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
+        RuntimeHints hints = generation.getRuntimeHints();
+
+        Method fallback = ReflectionUtils.findMethod(LockedService.class, "busy", String.class);
+        Method locked = ReflectionUtils.findMethod(LockedService.class, "withFallback", String.class);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(fallback)).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(locked)).rejects(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(LockedService.class)).accepts(hints);
+        assertThat(scriptResources()).allSatisfy(path -> assertThat(RuntimeHintsPredicates.resource().forResource(path))
+                .as(path).accepts(hints));
+        Method clientId = ReflectionUtils.findMethod(DistlockEndpoint.LocksReport.class, "clientId");
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(clientId)).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpoint.LockState.class)).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpoint.ForceUnlockResult.class)).accepts(hints);
+    }
+
+    /** Every script Distlock runs and every fragment file, as class-path resource paths. */
+    private static List<String> scriptResources() throws Exception {
+        List<String> paths = new ArrayList<>();
+        for (LuaScript script : Scripts.all()) {
+            paths.add(DistlockRuntimeHints.SCRIPTS + script.name() + ".lua");
+        }
+        Resource[] fragments = new PathMatchingResourcePatternResolver()
+                .getResources("classpath*:" + DistlockRuntimeHints.SCRIPTS + "fragments/*.lua");
+        assertThat(fragments).isNotEmpty();
+        for (Resource fragment : fragments) {
+            paths.add(DistlockRuntimeHints.SCRIPTS + "fragments/" + fragment.getFilename());
+        }
+        return paths;
+    }
+}
