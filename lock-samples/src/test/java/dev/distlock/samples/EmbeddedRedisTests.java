@@ -53,14 +53,14 @@ class EmbeddedRedisTests {
 
     @Test
     @DisabledIfSystemProperty(named = "spring.aot.enabled", matches = "true", disabledReason = "AOT evaluates the"
-            + " connection-details conditions at build time, when no spring.data.redis.url is set")
-    void whenSpringDataRedisIsConfiguredThenNoEmbeddedRedisStarts() {
+            + " connection-details conditions at build time, when no distlock.redis.url is set")
+    void whenDistlockRedisIsConfiguredThenNoEmbeddedRedisStarts() {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(SamplesApplication.class)
                 // The main class names the generated initializer in AOT mode (-Paot).
                 .main(SamplesApplication.class)
                 // A web server on a free port rather than no web application: AOT fixes the application type at build time.
                 .properties("server.port=0", "spring.main.lazy-initialization=true",
-                        "samples.report-interval=1h", "spring.data.redis.url=" + dev.distlock.core.test.RedisServers.shared().uri())
+                        "samples.report-interval=1h", "distlock.redis.url=" + dev.distlock.core.test.RedisServers.shared().uri())
                 .run();
         try {
             assertThat(context.containsBean(EmbeddedRedisInitializer.BEAN_NAME)).isFalse();

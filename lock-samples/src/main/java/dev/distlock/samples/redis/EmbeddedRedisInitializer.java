@@ -2,6 +2,7 @@ package dev.distlock.samples.redis;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -11,13 +12,16 @@ import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
  * Starts an {@link EmbeddedRedis} and points {@code distlock.redis.url} at it when no Redis is
- * configured: none of {@code distlock.redis.url}, {@code distlock.redis.sentinel.master},
- * {@code distlock.redis.cluster.nodes}, {@code spring.data.redis.url} or {@code spring.data.redis.host}
- * is set, and {@code samples.embedded-redis.enabled} is not {@code false}. The server is stopped when
+ * configured: none of {@code distlock.redis.url}, {@code distlock.redis.sentinel.master} or
+ * {@code distlock.redis.cluster.nodes} is set (nor {@code spring.data.redis.url} or
+ * {@code spring.data.redis.host} when spring-data-redis is on the class path: the starter reads those
+ * only through Spring Boot's own Redis connection details), and {@code samples.embedded-redis.enabled}
+ * is not {@code false}. The server is stopped when
  * the context closes, after every bean that uses it.
  *
  * <p>The decision is taken when the context refreshes rather than when this initializer runs, so
@@ -28,9 +32,11 @@ public final class EmbeddedRedisInitializer implements ApplicationContextInitial
     /** Name of the registered {@link EmbeddedRedis} singleton. */
     public static final String BEAN_NAME = "embeddedRedis";
 
-    private static final List<String> REDIS_PROPERTIES = List.of("distlock.redis.url",
-            "distlock.redis.sentinel.master", "distlock.redis.cluster.nodes", "distlock.redis.cluster.nodes[0]",
-            "spring.data.redis.url", "spring.data.redis.host");
+    private static final List<String> DISTLOCK_REDIS_PROPERTIES = List.of("distlock.redis.url",
+            "distlock.redis.sentinel.master", "distlock.redis.cluster.nodes", "distlock.redis.cluster.nodes[0]");
+
+    private static final List<String> SPRING_DATA_REDIS_PROPERTIES = List.of("spring.data.redis.url",
+            "spring.data.redis.host");
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
@@ -38,7 +44,11 @@ public final class EmbeddedRedisInitializer implements ApplicationContextInitial
     }
 
     static boolean isRedisConfigured(ConfigurableEnvironment environment) {
-        return REDIS_PROPERTIES.stream().anyMatch(name -> StringUtils.hasText(environment.getProperty(name)));
+        boolean springDataRedis = ClassUtils.isPresent("org.springframework.data.redis.connection.RedisConnectionFactory",
+                EmbeddedRedisInitializer.class.getClassLoader());
+        return Stream.concat(DISTLOCK_REDIS_PROPERTIES.stream(),
+                springDataRedis ? SPRING_DATA_REDIS_PROPERTIES.stream() : Stream.empty())
+                .anyMatch(name -> StringUtils.hasText(environment.getProperty(name)));
     }
 
     /** Runs first in the refresh, before any bean (and so before the lock client) is created. */
