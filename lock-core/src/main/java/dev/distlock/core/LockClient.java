@@ -132,6 +132,20 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
+     * Sends a {@code PING} on the pub/sub connection that wakes waiting callers, opening it if it
+     * is not open yet, and measures the round trip. Locks still work without it (waiters then
+     * re-check when the holder's lease ends), but hand-offs become slow.
+     * @return the round-trip time
+     * @throws LockException if the connection cannot be opened or Redis does not answer within the
+     *     command timeout
+     */
+    public Duration pingSubscriptions() {
+        long start = System.nanoTime();
+        engine.await(engine.call(() -> engine.subscriptions().ping()), "(ping)", "ping the wake-up connection for");
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /**
      * Reads a lock's state from Redis: holders, lease left, fair-lock queue length. One round trip
      * per field read, all to the lock's slot; for diagnostics, not for deciding who may proceed.
      * @param name lock name, not blank

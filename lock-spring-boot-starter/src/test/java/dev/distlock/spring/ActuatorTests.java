@@ -110,7 +110,7 @@ class ActuatorTests {
         HttpResponse<String> health = get("/actuator/health/distlock");
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).contains("\"status\":\"UP\"").contains("latencyMillis")
-                .doesNotContain("password");
+                .contains("pubSubLatencyMillis").doesNotContain("password");
     }
 
     @Test

@@ -8,8 +8,9 @@ import org.springframework.boot.health.contributor.Health;
 import dev.distlock.core.LockClient;
 
 /**
- * Reports UP when the lock client's Redis answers {@code PING}, with the latency in the details,
- * else DOWN. Never shows credentials.
+ * Reports UP when the lock client's Redis answers {@code PING} on both its command connection and
+ * the pub/sub connection that wakes waiters, with both latencies in the details, else DOWN. Never
+ * shows credentials.
  */
 public final class DistlockHealthIndicator extends AbstractHealthIndicator {
 
@@ -27,7 +28,17 @@ public final class DistlockHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         Duration latency = client.ping();
-        builder.withDetail("latencyMillis", latency.toNanos() / 1_000_000.0)
-                .withDetail("heldLocks", client.heldLocks().size()).up();
+        builder.withDetail("latencyMillis", millis(latency)).withDetail("heldLocks", client.heldLocks().size());
+        // Waiters are woken through the pub/sub connection: without it every hand-off waits out a lease.
+        try {
+            builder.withDetail("pubSubLatencyMillis", millis(client.pingSubscriptions())).up();
+        }
+        catch (RuntimeException ex) {
+            builder.withDetail("pubSub", "unavailable: " + ex.getMessage()).down();
+        }
+    }
+
+    private static double millis(Duration duration) {
+        return duration.toNanos() / 1_000_000.0;
     }
 }

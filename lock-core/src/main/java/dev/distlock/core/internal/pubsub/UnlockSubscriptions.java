@@ -402,6 +402,15 @@ public final class UnlockSubscriptions {
         }
     }
 
+    /**
+     * Sends {@code PING} on the pub/sub connection, opening it if needed: waiters are woken through
+     * it, so a health check should know whether it answers.
+     * @return the pending reply
+     */
+    public CompletableFuture<String> ping() {
+        return connection().async().ping().toCompletableFuture();
+    }
+
     /** Returns how many channels are subscribed now, for tests and diagnostics. @return count */
     public int subscribedChannels() {
         return channels.size();
