@@ -56,9 +56,14 @@ final class StandaloneConnector implements RedisConnector {
         // current master whenever it opens a connection, so open a new one.
         StatefulRedisConnection<String, String> current = commands.current();
         if (current != null && !uri.getSentinels().isEmpty() && failure instanceof RedisCommandExecutionException
-                && String.valueOf(failure.getMessage()).startsWith("READONLY")) {
+                && refusedAsReplica(String.valueOf(failure.getMessage()))) {
             commands.reopen(current);
         }
+    }
+
+    /** Redis 7 answers a script's refused write with {@code READONLY ...}; Redis 6 wraps it in its script error. */
+    private static boolean refusedAsReplica(String message) {
+        return message.startsWith("READONLY") || message.contains("-READONLY ");
     }
 
     @Override
