@@ -62,32 +62,8 @@ final class DataRedisDistlockConnectionDetails implements DistlockConnectionDeta
             return null;
         }
         List<Node> nodes = nodes(sentinel.getNodes());
-        return new Sentinel() {
-            @Override
-            public String getMaster() {
-                return sentinel.getMaster();
-            }
-
-            @Override
-            public List<Node> getNodes() {
-                return nodes;
-            }
-
-            @Override
-            public int getDatabase() {
-                return sentinel.getDatabase();
-            }
-
-            @Override
-            public @Nullable String getUsername() {
-                return sentinel.getUsername();
-            }
-
-            @Override
-            public @Nullable String getPassword() {
-                return sentinel.getPassword();
-            }
-        };
+        return Sentinel.of(sentinel.getMaster(), nodes, sentinel.getDatabase(), sentinel.getUsername(),
+                sentinel.getPassword());
     }
 
     @Override

@@ -132,6 +132,45 @@ public interface DistlockConnectionDetails extends ConnectionDetails {
         default @Nullable String getPassword() {
             return null;
         }
+
+        /**
+         * Creates a Sentinel description.
+         * @param master the name of the master
+         * @param nodes the sentinels
+         * @param database the database index of the master
+         * @param username the username of the sentinels themselves, or {@code null}
+         * @param password the password of the sentinels themselves, or {@code null}
+         * @return the description
+         */
+        static Sentinel of(String master, List<Node> nodes, int database, @Nullable String username,
+                @Nullable String password) {
+            return new Sentinel() {
+                @Override
+                public String getMaster() {
+                    return master;
+                }
+
+                @Override
+                public List<Node> getNodes() {
+                    return nodes;
+                }
+
+                @Override
+                public int getDatabase() {
+                    return database;
+                }
+
+                @Override
+                public @Nullable String getUsername() {
+                    return username;
+                }
+
+                @Override
+                public @Nullable String getPassword() {
+                    return password;
+                }
+            };
+        }
     }
 
     /** A Redis Cluster. */

@@ -81,33 +81,7 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
         }
         List<Node> nodes = nodes(sentinel.getNodes(), "distlock.redis.sentinel.nodes");
         int database = redis.getDatabase() != null ? redis.getDatabase() : 0;
-        String master = sentinel.getMaster();
-        return new Sentinel() {
-            @Override
-            public String getMaster() {
-                return master;
-            }
-
-            @Override
-            public List<Node> getNodes() {
-                return nodes;
-            }
-
-            @Override
-            public int getDatabase() {
-                return database;
-            }
-
-            @Override
-            public @Nullable String getUsername() {
-                return sentinel.getUsername();
-            }
-
-            @Override
-            public @Nullable String getPassword() {
-                return sentinel.getPassword();
-            }
-        };
+        return Sentinel.of(sentinel.getMaster(), nodes, database, sentinel.getUsername(), sentinel.getPassword());
     }
 
     @Override
