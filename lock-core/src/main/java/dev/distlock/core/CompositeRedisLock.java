@@ -1,5 +1,6 @@
 package dev.distlock.core;
 
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.internal.lock.Arguments;
@@ -91,4 +92,29 @@ abstract class CompositeRedisLock implements RedisLock {
     static long currentOwner() {
         return Thread.currentThread().getId();
     }
+
+    @Override
+    public CompletionStage<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long ownerId) {
+        long wait = Arguments.waitMillis(waitTime, unit);
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return tryLock(wait, lease, TimeUnit.MILLISECONDS, ownerId);
+            }
+            catch (InterruptedException ex) {
+                throw new java.util.concurrent.CompletionException(ex);
+            }
+        });
+    }
+
+    @Override
+    public CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
+        return tryLockAsync(WAIT_FOREVER, leaseTime, unit, ownerId).thenApply(acquired -> null);
+    }
+
+    @Override
+    public CompletionStage<Void> unlockAsync(long ownerId) {
+        return java.util.concurrent.CompletableFuture.runAsync(() -> unlock(ownerId));
+    }
+
 }

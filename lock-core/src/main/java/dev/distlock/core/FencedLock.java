@@ -1,7 +1,10 @@
 package dev.distlock.core;
 
 import java.util.OptionalLong;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * A reentrant lock that hands out a fencing token with every acquisition: a 64-bit number that
@@ -58,6 +61,17 @@ public interface FencedLock extends RedisLock {
      */
     OptionalLong tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit, long ownerId)
             throws InterruptedException;
+
+    /**
+     * Like {@link #tryLockAndGetToken(long, long, TimeUnit, long)} without blocking the calling
+     * thread; threads, cancellation and errors as {@link #tryLockAsync(long, long, TimeUnit, long)}.
+     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param leaseTime positive lease, or {@code -1} for the watchdog
+     * @param unit unit of both times
+     * @param ownerId owner id from {@link RedisLock#newOwnerId()}
+     * @return completes with the token, or with {@code null} when the wait ended without the lock
+     */
+    CompletionStage<@Nullable Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit, long ownerId);
 
     /**
      * Returns the latest token issued for this lock name: while the lock is held, its holder's token.

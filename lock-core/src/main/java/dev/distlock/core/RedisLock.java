@@ -1,5 +1,6 @@
 package dev.distlock.core;
 
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -111,6 +112,49 @@ public interface RedisLock extends Lock {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     boolean tryLock(long waitTime, long leaseTime, TimeUnit unit, long ownerId) throws InterruptedException;
+
+    /**
+     * Tries to acquire the lock within {@code waitTime} on behalf of an explicit owner, without
+     * blocking the calling thread: the same scripts, leases, watchdog and errors as
+     * {@link #tryLock(long, long, TimeUnit, long)}. While the stage waits, no thread waits for it;
+     * it completes on a Redis I/O or client timer thread, so dependent stages that block must be run
+     * with an executor of their own ({@code thenApplyAsync(…, executor)}).
+     *
+     * <p>Cancelling the returned stage ({@code toCompletableFuture().cancel(…)}) while it waits
+     * abandons the wait: the owner leaves a fair lock's queue, the client stops listening for the
+     * lock if nobody else here waits, and a hold granted as the cancel raced it is released. Invalid
+     * arguments throw at call time, as the blocking methods do; failures while running (Redis not
+     * answering, client closed) fail the stage with a {@link LockException}.
+     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param leaseTime positive lease, or {@code -1} for the watchdog
+     * @param unit unit of both times
+     * @param ownerId owner id from {@link #newOwnerId()}
+     * @return completes with whether the lock was acquired
+     * @throws IllegalArgumentException if a time is out of range
+     */
+    CompletionStage<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long ownerId);
+
+    /**
+     * Acquires the lock on behalf of an explicit owner, waiting as long as needed, without blocking
+     * the calling thread. See {@link #tryLockAsync(long, long, TimeUnit, long)} for threads,
+     * cancellation and errors.
+     * @param leaseTime positive lease, or {@code -1} for the watchdog
+     * @param unit unit of {@code leaseTime}
+     * @param ownerId owner id from {@link #newOwnerId()}
+     * @return completes once the lock is held
+     * @throws IllegalArgumentException if the lease is out of range
+     */
+    CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId);
+
+    /**
+     * Releases one hold of the given owner without blocking the calling thread: the same release
+     * as {@link #unlock(long)}, including its retry of a release whose reply was lost. The stage
+     * fails with {@link IllegalMonitorStateException} if that owner does not hold the lock, and with
+     * {@link LockException} if Redis does not answer.
+     * @param ownerId the owner id the lock was taken with
+     * @return completes once the hold is released
+     */
+    CompletionStage<Void> unlockAsync(long ownerId);
 
     /**
      * Releases one hold of the given owner, from any thread.

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -593,4 +594,29 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
     public String toString() {
         return getClass().getSimpleName() + "[" + name + "]";
     }
+
+    @Override
+    public CompletionStage<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long ownerId) {
+        long wait = Arguments.waitMillis(waitTime, unit);
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return tryLock(wait, lease, TimeUnit.MILLISECONDS, ownerId);
+            }
+            catch (InterruptedException ex) {
+                throw new java.util.concurrent.CompletionException(ex);
+            }
+        });
+    }
+
+    @Override
+    public CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
+        return tryLockAsync(WAIT_FOREVER, leaseTime, unit, ownerId).thenApply(acquired -> null);
+    }
+
+    @Override
+    public CompletionStage<Void> unlockAsync(long ownerId) {
+        return java.util.concurrent.CompletableFuture.runAsync(() -> unlock(ownerId));
+    }
+
 }

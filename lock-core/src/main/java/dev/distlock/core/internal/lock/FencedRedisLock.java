@@ -162,4 +162,21 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
                 name, "read the token of");
         return token == null ? 0 : Long.parseLong(token);
     }
+
+    @Override
+    public java.util.concurrent.CompletionStage<@Nullable Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime,
+            TimeUnit unit, long ownerId) {
+        long wait = Arguments.waitMillis(waitTime, unit);
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                OptionalLong token = tryLockAndGetToken(wait, lease, TimeUnit.MILLISECONDS, ownerId);
+                return token.isPresent() ? token.getAsLong() : null;
+            }
+            catch (InterruptedException ex) {
+                throw new java.util.concurrent.CompletionException(ex);
+            }
+        });
+    }
+
 }
