@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.distlock.core.internal.composite.Members;
 import dev.distlock.core.internal.composite.RedLockAcquisition;
 import dev.distlock.core.internal.composite.RedLockQueries;
+import dev.distlock.core.internal.composite.RedLockTiming;
 import dev.distlock.core.internal.composite.Releases;
 
 /**
@@ -86,7 +87,7 @@ public final class RedLock extends CompositeRedisLock {
      * @return the allowance in ms
      */
     public static long driftAllowanceMillis(long leaseMillis) {
-        return RedLockAcquisition.driftAllowanceMillis(leaseMillis);
+        return RedLockTiming.driftAllowanceMillis(leaseMillis);
     }
 
     /**

@@ -24,9 +24,6 @@ import dev.distlock.core.internal.lock.CompositeLocks;
  */
 public final class RedLockAcquisition extends Acquisition {
 
-    /** Floor of the per-round answer timeout: below it a healthy but busy master would miss rounds. */
-    static final long MIN_NODE_TIMEOUT_MILLIS = 250;
-
     private static final Logger log = LoggerFactory.getLogger(RedLockAcquisition.class);
 
     private final List<RedisLock> locks;
@@ -69,18 +66,6 @@ public final class RedLockAcquisition extends Acquisition {
         return acquisition.result;
     }
 
-    /**
-     * Returns how long one round waits for the masters' answers: 5% of the lease (Redlock asks for
-     * a timeout small against the lease, so that a master that is down costs little of it), at
-     * most the caller's remaining wait, and never less than {@value #MIN_NODE_TIMEOUT_MILLIS} ms.
-     * @param leaseMillis lease in ms
-     * @param remainingWaitMillis what is left of the caller's wait in ms, or {@link Long#MAX_VALUE}
-     * @return the per-round answer timeout in ms
-     */
-    static long nodeTimeoutMillis(long leaseMillis, long remainingWaitMillis) {
-        return Math.max(MIN_NODE_TIMEOUT_MILLIS, Math.min(leaseMillis / 20, remainingWaitMillis));
-    }
-
     private void round() {
         if (isAbandoned()) {
             return;
@@ -88,7 +73,7 @@ public final class RedLockAcquisition extends Acquisition {
         long start = System.nanoTime();
         long lease = locks.stream().mapToLong(lock -> CompositeLocks.effectiveLeaseMillis(lock, leaseMillis)).min()
                 .orElse(leaseMillis);
-        long timeout = nodeTimeoutMillis(lease, Delays.millisLeft(deadline));
+        long timeout = RedLockTiming.nodeTimeoutMillis(lease, Delays.millisLeft(deadline));
         List<@Nullable CompletableFuture<Boolean>> asks = new ArrayList<>(locks.size());
         for (int i = 0; i < locks.size(); i++) {
             CompletableFuture<?> previous = busy.get(i);
@@ -137,7 +122,7 @@ public final class RedLockAcquisition extends Acquisition {
             }
         }
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        long validity = lease - elapsed - driftAllowanceMillis(lease);
+        long validity = lease - elapsed - RedLockTiming.driftAllowanceMillis(lease);
         boolean wins = granted.size() >= quorum && validity > 0;
         synchronized (this) {
             wins = wins && !isAbandoned();
@@ -177,15 +162,6 @@ public final class RedLockAcquisition extends Acquisition {
         if (track(pause)) {
             pause.thenRun(this::round);
         }
-    }
-
-    /**
-     * Returns the clock-drift allowance subtracted from the lease: 1% of it plus 2 ms.
-     * @param leaseMillis lease in ms
-     * @return the allowance in ms
-     */
-    public static long driftAllowanceMillis(long leaseMillis) {
-        return leaseMillis / 100 + 2;
     }
 
     private boolean track(CompletableFuture<?> step) {
