@@ -185,6 +185,39 @@ class MultiLockAsyncTests {
         }
     }
 
+    // As above, through the blocking layer: the interrupt cancels the acquisition, whose member
+    // wait for B must end with it. Before the blocking methods waited on the async ones, the
+    // member's wait ran on the interrupted thread itself.
+    @Disabled("needs the event-driven single-key engine")
+    @Test
+    void whenABlockingWaiterIsInterruptedThenTheMemberItWaitedForIsNotTakenOnceFree() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        long blocker = RedisLock.newOwnerId();
+        assertThat(two.getLock(b).tryLock(0, 3, TimeUnit.SECONDS, blocker)).isTrue();
+        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        long owner = RedisLock.newOwnerId();
+        Thread waiter = new Thread(() -> {
+            try {
+                multi.tryLock(20, 10, TimeUnit.SECONDS, owner);
+            }
+            catch (InterruptedException ex) {
+                // Expected: the wait was interrupted.
+            }
+        });
+        waiter.start();
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> one.getLock(a).isHeldBy(owner));
+            waiter.interrupt();
+            // B's 3 s lease runs out within the 20 s wait: the interrupted wait must not take it then.
+            await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8)).until(() -> !one.getLock(a).isLocked()
+                    && !two.getLock(b).isHeldBy(owner) && holdsNothing(two, owner));
+        }
+        finally {
+            waiter.join(10_000);
+        }
+    }
+
     // Each waiting acquisition waits in a member's async call; the interim single-key async methods
     // run the blocking wait on a thread of its own, so this passes only once members wait without one.
     @Disabled("needs the event-driven single-key engine")
