@@ -15,7 +15,7 @@ import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-/** {@link LockContext#currentMono()} inside the chain of reactive lock methods, on whatever thread it runs. */
+/** {@link ReactorLockContext.current()} inside the chain of reactive lock methods, on whatever thread it runs. */
 class ReactiveLockContextTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -41,8 +41,8 @@ class ReactiveLockContextTests {
 
     @Test
     void whenNoLockMethodThenCurrentMonoFails() {
-        assertThatIllegalStateException().isThrownBy(() -> LockContext.currentMono().block(Duration.ofSeconds(5)))
-                .withMessageContaining("LockContext.currentMono()");
+        assertThatIllegalStateException().isThrownBy(() -> ReactorLockContext.current().block(Duration.ofSeconds(5)))
+                .withMessageContaining("ReactorLockContext.current()");
     }
 
     static class ReactiveService {
@@ -50,7 +50,7 @@ class ReactiveLockContextTests {
         @DistributedLock(name = "reactive-ctx", key = "#id", fenced = true)
         public Mono<String> mono(String id) {
             return Mono.delay(Duration.ofMillis(20))
-                    .flatMap(tick -> LockContext.currentMono())
+                    .flatMap(tick -> ReactorLockContext.current())
                     .map(lock -> lock.name() + " held=" + lock.isHeld() + " threadLocal=" + LockContext.find().isPresent()
                             + " fenced=" + lock.fencingToken().isPresent());
         }
@@ -58,7 +58,7 @@ class ReactiveLockContextTests {
         @DistributedLock(name = "reactive-flux")
         public Flux<String> flux() {
             return Flux.interval(Duration.ofMillis(10)).take(2)
-                    .concatMap(tick -> LockContext.currentMono().map(LockContext::name));
+                    .concatMap(tick -> ReactorLockContext.current().map(LockContext::name));
         }
     }
 }
