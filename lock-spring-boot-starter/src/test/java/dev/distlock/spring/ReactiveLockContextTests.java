@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 
 import dev.distlock.core.test.RedisServers;
@@ -40,6 +41,28 @@ class ReactiveLockContextTests {
     }
 
     @Test
+    void whenReactorPropagatesThreadLocalsThenLockContextIsCurrentInAnOperatorOnAnotherThread() {
+        Hooks.enableAutomaticContextPropagation();
+        try {
+            runner.run(context -> {
+                String seen = context.getBean(ReactiveService.class).threadLocal("7").block(Duration.ofSeconds(10));
+                assertThat(seen).startsWith("reactive-tl:7 on parallel-");
+            });
+        }
+        finally {
+            Hooks.disableAutomaticContextPropagation();
+        }
+    }
+
+    @Test
+    void whenHandleRestoresThreadLocalsThenLockContextIsCurrentThereWithoutTheGlobalHook() {
+        runner.run(context -> {
+            String seen = context.getBean(ReactiveService.class).handled("8").block(Duration.ofSeconds(10));
+            assertThat(seen).startsWith("reactive-handle:8 on parallel-");
+        });
+    }
+
+    @Test
     void whenNoLockMethodThenCurrentMonoFails() {
         assertThatIllegalStateException().isThrownBy(() -> ReactorLockContext.current().block(Duration.ofSeconds(5)))
                 .withMessageContaining("ReactorLockContext.current()");
@@ -53,6 +76,18 @@ class ReactiveLockContextTests {
                     .flatMap(tick -> ReactorLockContext.current())
                     .map(lock -> lock.name() + " held=" + lock.isHeld() + " threadLocal=" + LockContext.find().isPresent()
                             + " fenced=" + lock.fencingToken().isPresent());
+        }
+
+        @DistributedLock(name = "reactive-tl", key = "#id")
+        public Mono<String> threadLocal(String id) {
+            return Mono.delay(Duration.ofMillis(20))
+                    .map(tick -> LockContext.current().name() + " on " + Thread.currentThread().getName());
+        }
+
+        @DistributedLock(name = "reactive-handle", key = "#id")
+        public Mono<String> handled(String id) {
+            return Mono.delay(Duration.ofMillis(20)).handle((tick, sink) -> sink.next(
+                    LockContext.current().name() + " on " + Thread.currentThread().getName()));
         }
 
         @DistributedLock(name = "reactive-flux")
