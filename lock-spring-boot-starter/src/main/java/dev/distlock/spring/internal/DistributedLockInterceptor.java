@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -36,6 +38,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     private final LockKeyResolver keys;
     private final ObjectProvider<LockExecutor> executorProvider;
     private final ObjectProvider<ReactiveLockSupport> reactiveProvider;
+    private final Supplier<Executor> methodExecutor;
     private volatile @Nullable LockExecutor executor;
 
     /**
@@ -44,13 +47,16 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      * @param keys evaluates keys
      * @param executorProvider resolved on first call, so proxying does not create the client early
      * @param reactiveProvider Reactor support, present only with Reactor on the classpath
+     * @param methodExecutor runs the body of a {@code CompletionStage} method once its lock is granted
      */
     public DistributedLockInterceptor(LockMethodRegistry registry, LockKeyResolver keys,
-            ObjectProvider<LockExecutor> executorProvider, ObjectProvider<ReactiveLockSupport> reactiveProvider) {
+            ObjectProvider<LockExecutor> executorProvider, ObjectProvider<ReactiveLockSupport> reactiveProvider,
+            Supplier<Executor> methodExecutor) {
         this.registry = registry;
         this.keys = keys;
         this.executorProvider = executorProvider;
         this.reactiveProvider = reactiveProvider;
+        this.methodExecutor = methodExecutor;
     }
 
     @Override
@@ -134,10 +140,10 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     /**
      * Runs a {@code CompletionStage} method under its lock without blocking the caller: the
      * returned future completes once the method's stage has completed and the lock is released.
-     * The method runs on the thread that completes the acquisition (the caller's when the lock is
-     * free at once only if the client answers synchronously; a Redis I/O thread otherwise), so, like
-     * any dependent stage of the lock client, it must hand blocking work to an executor of its own.
-     * Cancelling the returned future cancels the wait, or the method's stage once it runs.
+     * The grant arrives on a Redis I/O thread, where a method body that blocks (JDBC, say) would
+     * stall every lock of the client, so the body runs on the method executor (Boot's
+     * {@code applicationTaskExecutor} when there is one). Cancelling the returned future cancels
+     * the wait, or the method's stage once it runs.
      */
     private Object invokeStage(MethodInvocation invocation, LockMethod lockMethod, LockRequest request,
             Object target, Object[] args) {
@@ -161,7 +167,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
                 }
             }
         });
-        acquiring.whenComplete((hold, error) -> {
+        acquiring.whenCompleteAsync((hold, error) -> {
             if (error != null) {
                 out.completeExceptionally(error);
             }
@@ -175,7 +181,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             else {
                 runHeld(call, hold, executor, out, running);
             }
-        });
+        }, methodExecutor.get());
         return out;
     }
 
