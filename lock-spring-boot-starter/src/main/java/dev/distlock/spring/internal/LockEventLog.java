@@ -22,6 +22,10 @@ import dev.distlock.core.LockListener;
  * array write on the lock's own thread, with no lock and no allocation beyond the event itself.
  * Times come from a monotonic clock anchored once to the wall clock, so that events of one
  * instance are ordered as they happened even if the wall clock is stepped.
+ *
+ * <p>A release is timed when the owner's unlock began ({@link #onReleasing}), not when Redis
+ * answered: the next owner can hear its acquisition before the releasing thread hears the reply,
+ * and a timeline must not draw two holders of an exclusive lock at once.
  */
 public final class LockEventLog implements LockListener {
 
@@ -31,6 +35,8 @@ public final class LockEventLog implements LockListener {
     private final LongSupplier nanoTime;
     private final long anchorNanos;
     private final double anchorEpochMillis;
+    // Set and cleared on the unlocking thread, which hears onReleasing and then onReleased or onLeaseLost.
+    private final ThreadLocal<@Nullable Releasing> releasing = new ThreadLocal<>();
 
     /**
      * Creates a log.
@@ -66,17 +72,34 @@ public final class LockEventLog implements LockListener {
     }
 
     @Override
+    public void onReleasing(String lockName, long ownerId) {
+        releasing.set(new Releasing(lockName, ownerId, nanoTime.getAsLong()));
+    }
+
+    @Override
     public void onReleased(String lockName, long ownerId) {
-        record(LockEvent.Type.RELEASED, lockName, ownerId, -1);
+        record(LockEvent.Type.RELEASED, lockName, ownerId, -1, releaseStart(lockName, ownerId));
     }
 
     @Override
     public void onLeaseLost(String lockName, long ownerId) {
-        record(LockEvent.Type.LEASE_LOST, lockName, ownerId, -1);
+        record(LockEvent.Type.LEASE_LOST, lockName, ownerId, -1, releaseStart(lockName, ownerId));
+    }
+
+    private long releaseStart(String lockName, long ownerId) {
+        Releasing started = releasing.get();
+        if (started == null || started.ownerId() != ownerId || !started.lockName().equals(lockName)) {
+            return nanoTime.getAsLong();
+        }
+        releasing.remove();
+        return started.nanos();
     }
 
     private void record(LockEvent.Type type, String lockName, long ownerId, long waitNanos) {
-        long now = nanoTime.getAsLong();
+        record(type, lockName, ownerId, waitNanos, nanoTime.getAsLong());
+    }
+
+    private void record(LockEvent.Type type, String lockName, long ownerId, long waitNanos, long now) {
         long seq = sequence.incrementAndGet();
         // Lease losses are reported on the watchdog's thread: it names nobody, the owner id does.
         String thread = type == LockEvent.Type.LEASE_LOST ? null : Thread.currentThread().getName();
@@ -127,12 +150,23 @@ public final class LockEventLog implements LockListener {
     }
 
     /**
+     * Returns now by the clock that times the events.
+     * @return milliseconds since the epoch, with sub-millisecond precision
+     */
+    public double nowEpochMillis() {
+        return anchorEpochMillis + (nanoTime.getAsLong() - anchorNanos) / 1e6;
+    }
+
+    /**
      * Converts an event's monotonic time to milliseconds since the epoch.
      * @param event the event
      * @return its time, with sub-millisecond precision
      */
     public double epochMillis(LockEvent event) {
         return anchorEpochMillis + (event.nanos() - anchorNanos) / 1e6;
+    }
+
+    private record Releasing(String lockName, long ownerId, long nanos) {
     }
 
     /**
@@ -142,7 +176,7 @@ public final class LockEventLog implements LockListener {
      * @param lockName lock name (without key prefix)
      * @param ownerId thread id or explicit owner id
      * @param thread thread that caused the event; {@code null} for a lease loss
-     * @param nanos monotonic time
+     * @param nanos monotonic time; for a release or a loss found at unlock, when the unlock began
      * @param waitMillis how long the acquisition waited, for {@code ACQUIRED} and {@code TIMED_OUT}
      */
     public record LockEvent(long sequence, Type type, String lockName, long ownerId, @Nullable String thread,

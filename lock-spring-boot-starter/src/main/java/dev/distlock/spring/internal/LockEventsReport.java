@@ -13,21 +13,24 @@ import org.jspecify.annotations.Nullable;
  * @param capacity most events kept, {@code 0} when not recording
  * @param retentionMillis how long an event is reported, {@code 0} when not recording
  * @param lastSequence sequence number of the newest event, to pass as {@code eventsAfter} next time
+ * @param time now by the clock the events' times come from, in milliseconds since the epoch, so
+ *        that a client on another machine can place them relative to its own clock
  * @param events events newer than the requested sequence, oldest first
  */
 public record LockEventsReport(boolean recording, int capacity, long retentionMillis, long lastSequence,
-        List<Event> events) {
+        double time, List<Event> events) {
 
     static LockEventsReport of(@Nullable LockEventLog log, long after) {
         if (log == null) {
-            return new LockEventsReport(false, 0, 0, 0, List.of());
+            return new LockEventsReport(false, 0, 0, 0, System.currentTimeMillis(), List.of());
         }
         long last = log.lastSequence();
         List<Event> events = log.since(after).stream()
                 .map(e -> new Event(e.sequence(), e.type().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                         e.lockName(), e.ownerId(), e.thread(), log.epochMillis(e), e.waitMillis()))
                 .toList();
-        return new LockEventsReport(true, log.capacity(), log.retention().toMillis(), last, events);
+        return new LockEventsReport(true, log.capacity(), log.retention().toMillis(), last, log.nowEpochMillis(),
+                events);
     }
 
     /**

@@ -44,6 +44,24 @@ class LockEventLogTests {
         nanos.addAndGet(250_000);
         log.onReleased("orders", 1);
         assertThat(log.since(0)).extracting(log::epochMillis).containsExactly(1_000_001.5, 1_000_001.75);
+        nanos.addAndGet(1_000_000);
+        assertThat(log.nowEpochMillis()).isEqualTo(1_000_002.75);
+    }
+
+    @Test
+    void whenTheUnlockBeganEarlierOnThisThreadThenTheReleaseIsTimedFromThere() {
+        log.onAcquired("orders", 1, 0);
+        nanos.addAndGet(1_000_000);
+        log.onReleasing("orders", 1);
+        nanos.addAndGet(3_000_000);
+        log.onReleased("orders", 1);
+        log.onReleasing("orders", 2);
+        nanos.addAndGet(1_000_000);
+        log.onLeaseLost("orders", 2);
+        nanos.addAndGet(1_000_000);
+        log.onReleased("orders", 3);
+        assertThat(log.since(0)).extracting(log::epochMillis).containsExactly(1_000_000.0, 1_000_001.0, 1_000_004.0,
+                1_000_006.0);
     }
 
     @Test

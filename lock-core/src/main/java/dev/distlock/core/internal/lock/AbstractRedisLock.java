@@ -440,6 +440,10 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
         long lease = hold == null ? engine.watchdogMillis() : hold.leaseAfterRelease(engine.watchdogMillis());
         if (hold != null) {
             engine.holds().releasing(hold);
+            if (hold.count() <= 1) {
+                engine.listener().onReleasing(name, ownerId);
+                viewListeners.forEach(listener -> listener.onReleasing(name, ownerId));
+            }
         }
         Long result;
         try {
