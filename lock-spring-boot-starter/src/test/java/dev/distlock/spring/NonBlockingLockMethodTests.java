@@ -56,8 +56,12 @@ class NonBlockingLockMethodTests {
                 // the test logback configuration appends synchronously.
                 .allowBlockingCallsInside("ch.qos.logback.core.OutputStreamAppender", "subAppend")
                 .blockingMethodCallback(method -> {
-                    blockingCalls.add(method + " on " + Thread.currentThread().getName());
-                    throw new BlockingOperationError(method);
+                    BlockingOperationError error = new BlockingOperationError(method);
+                    // The stack says which code blocked; the error itself may be swallowed by an I/O thread.
+                    java.io.StringWriter trace = new java.io.StringWriter();
+                    error.printStackTrace(new java.io.PrintWriter(trace));
+                    blockingCalls.add(method + " on " + Thread.currentThread().getName() + "\n" + trace);
+                    throw error;
                 }));
     }
 

@@ -61,7 +61,7 @@ final class ClusterConnector implements RedisConnector {
 
     @Override
     public boolean commandsReady() {
-        return commands.current() != null && sharded != null;
+        return commands.current() != null;
     }
 
     @Override

@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.lettuce.core.api.StatefulConnection;
 import dev.distlock.core.LockException;
+import io.netty.util.concurrent.FastThreadLocalThread;
 
 /**
  * A connection opened on first use; a failed attempt is retried by the next call instead of
@@ -29,6 +30,13 @@ final class LazyConnection<C extends StatefulConnection<?, ?>> {
         C current = connection;
         if (current != null) {
             return current;
+        }
+        if (Thread.currentThread() instanceof FastThreadLocalThread) {
+            // A Redis I/O thread (a reply's continuation) must never open a connection: the
+            // connection it waits for is served by the same few threads, so it would wait for
+            // itself. This only happens when the connection was just dropped for reopening (a
+            // demoted Sentinel master); fail this call, and the next one from elsewhere reopens it.
+            throw new LockException("Not connected to Redis at " + description + " (reconnecting)");
         }
         synchronized (this) {
             if (closed) {

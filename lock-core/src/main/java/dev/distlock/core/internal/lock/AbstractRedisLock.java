@@ -3,7 +3,6 @@ package dev.distlock.core.internal.lock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -117,7 +116,7 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
 
     /** Runs the release script once with a fresh request id. @return as {@link #release(long, long, String)} */
     final CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
-        return release(leaseMillis, ownerId, UUID.randomUUID().toString());
+        return release(leaseMillis, ownerId, engine.newRequestId());
     }
 
     @Override

@@ -207,13 +207,16 @@ final class Acquisition {
 
     private CompletableFuture<@Nullable Long> attempt(@Nullable ChannelWaiters waiting, long waitLeft) {
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        long deadline = engine.deadline();
         Attempt once = new Attempt(lease, ownerId, waitLeft, waiting, this);
-        // A replica-synced attempt borrows a connection of its own, which may have to be opened.
-        CompletableFuture<@Nullable Long> sent = sync.enabled() ? engine.offload(() -> sync.acquire(() -> lock.tryOnce(once)))
-                : engine.whenConnected(false, () -> lock.tryOnce(once));
-        // Replica-sync guard (off unless configured): a grant that too few replicas saw is undone.
-        return engine.within(sent, lock.name, "acquire", deadline).thenCompose(ttl -> ttl != null
+        return engine.connected().thenCompose(connected -> {
+            long deadline = engine.deadline();
+            // A replica-synced attempt borrows a connection of its own, which may have to be opened.
+            CompletableFuture<@Nullable Long> sent = sync.enabled()
+                    ? engine.offload(() -> sync.acquire(() -> lock.tryOnce(once)))
+                    : engine.call(() -> lock.tryOnce(once));
+            return engine.within(sent, lock.name, "acquire", deadline);
+        }).thenCompose(ttl -> ttl != null
+                // Replica-sync guard (off unless configured): a grant that too few replicas saw is undone.
                 ? CompletableFuture.completedFuture(sync.refused(ttl))
                 : sync.confirm(() -> lock.release(lease, ownerId)));
     }

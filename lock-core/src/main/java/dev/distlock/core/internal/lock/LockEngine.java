@@ -41,6 +41,7 @@ public final class LockEngine implements AutoCloseable {
     private static final long TIMER_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final String clientId = UUID.randomUUID().toString();
+    private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
     private final LockClientOptions options;
     private final RedisConnector connector;
     private final ScriptExecutor scripts;
@@ -91,6 +92,16 @@ public final class LockEngine implements AutoCloseable {
     /** @return this client's UUID */
     public String clientId() {
         return clientId;
+    }
+
+    /**
+     * Returns a new unlock request id, unique across clients for as long as a latch lives. Not
+     * {@link UUID#randomUUID()}: its secure random source reads a device file, a blocking call on
+     * the non-blocking threads that unlock asynchronously.
+     * @return the request id
+     */
+    public String newRequestId() {
+        return clientId + ":" + requests.incrementAndGet();
     }
 
     /** @return the options */
@@ -309,6 +320,28 @@ public final class LockEngine implements AutoCloseable {
             return invoke(step);
         }
         return offload(step);
+    }
+
+    /**
+     * Completes once the command connection is open, opening it on the connecting thread if needed
+     * (and, in a cluster, learning the kind of pub/sub while at it). A call starts its deadline
+     * after this: connecting is bounded by the connect timeout, not by the command timeout.
+     * @return completes when connected; fails when the connection cannot be opened
+     */
+    public CompletableFuture<Void> connected() {
+        if (connector.commandsReady()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return offload(() -> {
+            connector.commands();
+            try {
+                connector.publishCommand();
+            }
+            catch (LockException ex) {
+                // Asked again when a release needs it.
+            }
+            return CompletableFuture.completedFuture(null);
+        });
     }
 
     /**

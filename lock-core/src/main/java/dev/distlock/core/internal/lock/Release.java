@@ -1,6 +1,5 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -135,9 +134,12 @@ final class Release {
 
     /** Runs the release script, once more if its reply was lost, all within one command timeout. */
     private CompletableFuture<@Nullable Long> releaseOnce() {
-        String requestId = UUID.randomUUID().toString();
-        long deadline = engine.deadline();
-        return engine.within(engine.whenConnected(false, () -> lock.release(lease, ownerId, requestId)), lock.name,
+        String requestId = engine.newRequestId();
+        return engine.connected().thenCompose(connected -> releaseOnce(requestId, engine.deadline()));
+    }
+
+    private CompletableFuture<@Nullable Long> releaseOnce(String requestId, long deadline) {
+        return engine.within(engine.call(() -> lock.release(lease, ownerId, requestId)), lock.name,
                 "release", deadline).handle((result, failure) -> {
                     if (failure == null) {
                         return CompletableFuture.completedFuture(result);
