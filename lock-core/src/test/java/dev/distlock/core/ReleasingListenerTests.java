@@ -62,8 +62,12 @@ class ReleasingListenerTests {
         assertThat(events).as("a nested unlock releases nothing").containsExactly("acquired", "acquired");
         lock.unlock();
         String thread = Thread.currentThread().getName();
-        assertThat(events).containsExactly("acquired", "acquired", "releasing on " + thread, "released on " + thread);
-        assertThat(clientEvents).containsSubsequence("releasing on " + thread, "released on " + thread);
+        // Releasing is heard on the unlocking thread; released wherever Redis's reply arrives.
+        assertThat(events).hasSize(4).startsWith("acquired", "acquired", "releasing on " + thread);
+        assertThat(events.get(3)).startsWith("released on ");
+        int releasing = clientEvents.indexOf("releasing on " + thread);
+        assertThat(releasing).isNotNegative();
+        assertThat(clientEvents.subList(releasing + 1, clientEvents.size())).anyMatch(event -> event.startsWith("released on "));
     }
 
     @Test

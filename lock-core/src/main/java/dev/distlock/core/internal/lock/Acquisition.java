@@ -208,7 +208,7 @@ final class Acquisition {
     private CompletableFuture<@Nullable Long> attempt(@Nullable ChannelWaiters waiting, long waitLeft) {
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
         Attempt once = new Attempt(lease, ownerId, waitLeft, waiting, this);
-        return engine.connected().thenCompose(connected -> {
+        return engine.connected(lock.name, "acquire").thenCompose(connected -> {
             long deadline = engine.deadline();
             // A replica-synced attempt borrows a connection of its own, which may have to be opened.
             CompletableFuture<@Nullable Long> sent = sync.enabled()

@@ -326,13 +326,15 @@ public final class LockEngine implements AutoCloseable {
      * Completes once the command connection is open, opening it on the connecting thread if needed
      * (and, in a cluster, learning the kind of pub/sub while at it). A call starts its deadline
      * after this: connecting is bounded by the connect timeout, not by the command timeout.
-     * @return completes when connected; fails when the connection cannot be opened
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @return completes when connected; fails with a {@link LockException} when it cannot connect
      */
-    public CompletableFuture<Void> connected() {
+    public CompletableFuture<Void> connected(String lockName, String action) {
         if (connector.commandsReady()) {
             return CompletableFuture.completedFuture(null);
         }
-        return offload(() -> {
+        CompletableFuture<Void> opened = offload(() -> {
             connector.commands();
             try {
                 connector.publishCommand();
@@ -341,6 +343,13 @@ public final class LockEngine implements AutoCloseable {
                 // Asked again when a release needs it.
             }
             return CompletableFuture.completedFuture(null);
+        });
+        // Reported like any failed call: which lock, what for, which server.
+        return opened.handle((ok, failure) -> {
+            if (failure != null) {
+                throw failed(failure, lockName, action);
+            }
+            return ok;
         });
     }
 

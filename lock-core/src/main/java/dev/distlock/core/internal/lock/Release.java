@@ -135,7 +135,7 @@ final class Release {
     /** Runs the release script, once more if its reply was lost, all within one command timeout. */
     private CompletableFuture<@Nullable Long> releaseOnce() {
         String requestId = engine.newRequestId();
-        return engine.connected().thenCompose(connected -> releaseOnce(requestId, engine.deadline()));
+        return engine.connected(lock.name, "release").thenCompose(connected -> releaseOnce(requestId, engine.deadline()));
     }
 
     private CompletableFuture<@Nullable Long> releaseOnce(String requestId, long deadline) {
