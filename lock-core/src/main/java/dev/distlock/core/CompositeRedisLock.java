@@ -1,26 +1,35 @@
 package dev.distlock.core;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.core.internal.composite.Await;
 import dev.distlock.core.internal.lock.Arguments;
-import dev.distlock.core.internal.lock.CompositeLocks;
 
 /**
- * The {@link RedisLock} entry points of a lock made of other locks: every variant checks its
- * arguments, picks the owner and delegates to one {@link #acquire} of the subclass.
+ * The {@link RedisLock} entry points of a lock made of other locks. The subclass supplies one
+ * asynchronous acquisition and one asynchronous release, composed of its members' asynchronous
+ * calls; every blocking method is a wait on them. The calling thread is the only one that waits: an
+ * interrupt cancels the acquisition where the method is interruptible, and is deferred otherwise.
  */
 abstract class CompositeRedisLock implements RedisLock {
 
     /**
-     * Acquires every member the subclass needs, for one owner.
+     * Starts acquiring every member the subclass needs, for one owner.
      * @param waitMillis wait in ms, {@code 0} to try once, {@code -1} forever
      * @param leaseMillis lease in ms, {@code -1} for the watchdog
      * @param ownerId owner
-     * @return whether acquired
-     * @throws InterruptedException if interrupted while waiting
+     * @return completes with whether acquired; cancelling it abandons the acquisition
      */
-    abstract boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException;
+    abstract CompletableFuture<Boolean> acquireAsync(long waitMillis, long leaseMillis, long ownerId);
+
+    /**
+     * Starts releasing one hold of the owner on the members.
+     * @param ownerId owner
+     * @return completes once released
+     */
+    abstract CompletableFuture<Void> releaseAsync(long ownerId);
 
     @Override
     public final void lock() {
@@ -30,8 +39,7 @@ abstract class CompositeRedisLock implements RedisLock {
     @Override
     public final void lock(long leaseTime, TimeUnit unit) {
         long lease = Arguments.leaseMillis(leaseTime, unit);
-        long owner = currentOwner();
-        CompositeLocks.lockUninterruptibly(() -> acquire(WAIT_FOREVER, lease, owner));
+        Await.uninterruptibly(acquireAsync(WAIT_FOREVER, lease, currentOwner()), "lock " + this);
     }
 
     @Override
@@ -46,21 +54,8 @@ abstract class CompositeRedisLock implements RedisLock {
 
     @Override
     public final boolean tryLock() {
-        // Like Lock.tryLock(), this ignores the interrupt flag: the members' one-shot attempts
-        // would otherwise refuse a free lock because of it. The flag is restored afterwards.
-        boolean interrupted = Thread.interrupted();
-        try {
-            return acquire(0, WATCHDOG_LEASE, currentOwner());
-        }
-        catch (InterruptedException ex) {
-            interrupted = true;
-            return false;
-        }
-        finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        // Like Lock.tryLock(), this ignores the interrupt flag: it waits for nothing but Redis' answers.
+        return Await.uninterruptibly(acquireAsync(0, WATCHDOG_LEASE, currentOwner()), "lock " + this);
     }
 
     @Override
@@ -79,9 +74,47 @@ abstract class CompositeRedisLock implements RedisLock {
         return acquire(Arguments.waitMillis(waitTime, unit), Arguments.leaseMillis(leaseTime, unit), ownerId);
     }
 
+    private boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring " + this);
+        }
+        return Await.interruptibly(acquireAsync(waitMillis, leaseMillis, ownerId), () -> unlock(ownerId),
+                "lock " + this);
+    }
+
+    @Override
+    public final CompletionStage<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long ownerId) {
+        return acquireAsync(Arguments.waitMillis(waitTime, unit), Arguments.leaseMillis(leaseTime, unit), ownerId);
+    }
+
+    @Override
+    public final CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
+        CompletableFuture<Boolean> acquisition = acquireAsync(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit),
+                ownerId);
+        CompletableFuture<Void> locked = acquisition.thenApply(acquired -> null);
+        // Cancelling the stage the caller holds must reach the acquisition, which a dependent stage does not do.
+        locked.whenComplete((ok, failure) -> {
+            if (locked.isCancelled()) {
+                acquisition.cancel(false);
+            }
+        });
+        return locked;
+    }
+
+    @Override
+    public final CompletionStage<Void> unlockAsync(long ownerId) {
+        return releaseAsync(ownerId);
+    }
+
     @Override
     public final void unlock() {
         unlock(currentOwner());
+    }
+
+    @Override
+    public final void unlock(long ownerId) {
+        // A release completes even for an interrupted caller.
+        Await.uninterruptibly(releaseAsync(ownerId), "unlock " + this);
     }
 
     @Override
@@ -91,30 +124,6 @@ abstract class CompositeRedisLock implements RedisLock {
 
     static long currentOwner() {
         return Thread.currentThread().getId();
-    }
-
-    @Override
-    public CompletionStage<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long ownerId) {
-        long wait = Arguments.waitMillis(waitTime, unit);
-        long lease = Arguments.leaseMillis(leaseTime, unit);
-        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return tryLock(wait, lease, TimeUnit.MILLISECONDS, ownerId);
-            }
-            catch (InterruptedException ex) {
-                throw new java.util.concurrent.CompletionException(ex);
-            }
-        });
-    }
-
-    @Override
-    public CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
-        return tryLockAsync(WAIT_FOREVER, leaseTime, unit, ownerId).thenApply(acquired -> null);
-    }
-
-    @Override
-    public CompletionStage<Void> unlockAsync(long ownerId) {
-        return java.util.concurrent.CompletableFuture.runAsync(() -> unlock(ownerId));
     }
 
 }

@@ -1,11 +1,12 @@
 package dev.distlock.core;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.internal.lock.CompositeLocks;
+import dev.distlock.core.internal.composite.Members;
+import dev.distlock.core.internal.composite.MultiAcquisition;
+import dev.distlock.core.internal.composite.Releases;
 
 /**
  * A lock made of several {@link RedisLock}s, held all together or not at all (Redisson's
@@ -40,11 +41,13 @@ import dev.distlock.core.internal.lock.CompositeLocks;
  *
  * <p><b>Releasing.</b> {@link #unlock()} releases every member, even when some fail, and then
  * throws the first failure with the others attached as suppressed exceptions.
+ *
+ * <p><b>Asynchronous use.</b> {@link #tryLockAsync}, {@link #lockAsync} and {@link #unlockAsync}
+ * chain the members' own asynchronous calls, so a waiting acquisition holds no thread; the blocking
+ * methods wait for those same stages. Cancelling a waiting acquisition cancels the member call in
+ * progress and releases the members already taken.
  */
 public final class MultiLock extends CompositeRedisLock {
-
-    /** Length of one round per member when the caller waits without bound (as Redisson does). */
-    private static final long FOREVER_ROUND_MILLIS_PER_MEMBER = 1500;
 
     private final List<RedisLock> locks;
     private final List<RedisLock> ordered;
@@ -52,8 +55,8 @@ public final class MultiLock extends CompositeRedisLock {
 
     private MultiLock(List<RedisLock> locks) {
         this.locks = locks;
-        this.ordered = CompositeLocks.canonicalOrder(locks);
-        this.name = CompositeLocks.joinedName(locks);
+        this.ordered = Members.canonicalOrder(locks);
+        this.name = Members.joinedName(locks);
     }
 
     /**
@@ -62,7 +65,7 @@ public final class MultiLock extends CompositeRedisLock {
      * @return the multi lock
      */
     public static MultiLock of(RedisLock... locks) {
-        return new MultiLock(CompositeLocks.requireMembers("MultiLock", locks));
+        return new MultiLock(Members.require("MultiLock", locks));
     }
 
     /**
@@ -91,73 +94,14 @@ public final class MultiLock extends CompositeRedisLock {
         return name;
     }
 
-
-
-
-
-
-
-
-
     @Override
-    boolean acquire(long waitMillis, long leaseMillis, long ownerId) throws InterruptedException {
-        long deadline = waitMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        while (true) {
-            // Without a wait bound, each round still gives up after a while and starts over: two
-            // callers whose canonical orders differ (see the class comment) back off instead of
-            // each holding one member forever.
-            long roundDeadline = waitMillis >= 0 ? deadline
-                    : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FOREVER_ROUND_MILLIS_PER_MEMBER * ordered.size());
-            if (acquireAll(leaseMillis, ownerId, roundDeadline)) {
-                return true;
-            }
-            if (System.nanoTime() >= deadline) {
-                return false;
-            }
-            // A short random pause so that two callers that rolled back do not collide again in step.
-            CompositeLocks.backOff(5, 50, deadline);
-        }
+    CompletableFuture<Boolean> acquireAsync(long waitMillis, long leaseMillis, long ownerId) {
+        return MultiAcquisition.start(ordered, waitMillis, leaseMillis, ownerId);
     }
 
-    private boolean acquireAll(long leaseMillis, long ownerId, long deadline) throws InterruptedException {
-        List<RedisLock> taken = new ArrayList<>(ordered.size());
-        try {
-            for (RedisLock lock : ordered) {
-                long wait = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                if (!lock.tryLock(wait, leaseMillis, TimeUnit.MILLISECONDS, ownerId)) {
-                    CompositeLocks.releaseQuietly(CompositeLocks.reversed(taken), ownerId);
-                    return false;
-                }
-                taken.add(lock);
-            }
-            // Each member's lease started when it was taken: an early one may have lapsed (and been
-            // taken by someone else) while a later one was awaited. Restart every lease now, checking
-            // ownership, and start over if a member was lost.
-            if (taken.size() > 1 && !CompositeLocks.reExpire(taken.subList(0, taken.size() - 1), leaseMillis, ownerId)) {
-                CompositeLocks.releaseQuietly(CompositeLocks.reversed(taken), ownerId);
-                return false;
-            }
-            return true;
-        }
-        catch (InterruptedException | RuntimeException ex) {
-            CompositeLocks.releaseQuietly(CompositeLocks.reversed(taken), ownerId);
-            throw ex;
-        }
-    }
-
-
     @Override
-    public void unlock(long ownerId) {
-        List<RuntimeException> failures = new ArrayList<>();
-        for (RedisLock lock : CompositeLocks.reversed(ordered)) {
-            try {
-                lock.unlock(ownerId);
-            }
-            catch (RuntimeException ex) {
-                failures.add(ex);
-            }
-        }
-        CompositeLocks.throwAll(failures);
+    CompletableFuture<Void> releaseAsync(long ownerId) {
+        return Releases.multi(ordered, ownerId);
     }
 
     /** @return whether any member is held by anyone */

@@ -86,7 +86,7 @@ class ClientCloseTests {
             waits.put(kind + "-lock()", forever);
             waitingThreads.put(kind + "-lock()", start(forever, "waiter-forever-" + kind));
         }
-        await().atMost(Duration.ofSeconds(20)).until(() -> waitingThreads.values().stream().allMatch(Parked::inLockWait));
+        await().atMost(Duration.ofSeconds(20)).until(() -> Parked.waiters(waiting) == waitingThreads.size());
 
         waiting.close();
 

@@ -129,7 +129,7 @@ class CommandTimeoutTests {
             started[0] = System.nanoTime();
             threads.values().forEach(Thread::start);
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2))
-                    .until(() -> threads.values().stream().allMatch(Parked::inLockWait));
+                    .until(() -> Parked.waiters(client) == threads.size());
             redis.pause();
             Duration bound = wait.plus(TIMEOUT.multipliedBy(2)).plus(SLACK);
             for (Map.Entry<String, java.util.concurrent.FutureTask<Boolean>> task : tasks.entrySet()) {

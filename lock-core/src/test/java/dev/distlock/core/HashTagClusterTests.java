@@ -66,7 +66,7 @@ class HashTagClusterTests {
                 () -> theirs.tryLock(20, 30, TimeUnit.SECONDS, waiter));
         Thread thread = new Thread(waiting, "hash-tag-waiter");
         thread.start();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Parked.inLockWait(thread));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Parked.waiters(bob) == 1);
         ours.unlock(holder);
         assertThat(waiting.get(10, TimeUnit.SECONDS)).as("waiter woken on %s", name).isTrue();
         theirs.unlock(waiter);

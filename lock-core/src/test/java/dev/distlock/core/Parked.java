@@ -1,15 +1,18 @@
 package dev.distlock.core;
 
-import java.util.Arrays;
-
-/** Tells whether a thread is parked in a lock's wait for a wake-up, so tests release only then. */
-final class Parked {
+/** Tells how many of a client's waiters are parked waiting for a wake-up, so tests release only then. */
+public final class Parked {
 
     private Parked() {
     }
 
-    static boolean inLockWait(Thread thread) {
-        return thread.getState() == Thread.State.TIMED_WAITING && Arrays.stream(thread.getStackTrace())
-                .anyMatch(frame -> frame.getClassName().endsWith(".ChannelWaiters") && frame.getMethodName().equals("await"));
+    /**
+     * Returns the number of the client's acquisitions parked between attempts, subscribed to
+     * their wake-up channel.
+     * @param client the client
+     * @return parked waiters
+     */
+    public static int waiters(LockClient client) {
+        return client.engine().subscriptions().parkedWaiters();
     }
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -100,6 +101,25 @@ class RedLockFaultTests {
         assertThat(servers.get(0).command("EXISTS", name)).isEqualTo("1");
         assertThat(servers.get(2).command("EXISTS", name)).isEqualTo("1");
         lock.unlock();
+        assertThat(servers.get(0).command("EXISTS", name)).isEqualTo("0");
+        assertThat(servers.get(2).command("EXISTS", name)).isEqualTo("0");
+    }
+
+    @Test
+    void whenOneMasterOfThreeIsFrozenThenTryLockAsyncSucceedsQuicklyAndUnlockAsyncReleasesTheOthers()
+            throws Exception {
+        RedLock lock = redLock(LockClientOptions.builder());
+        long owner = RedisLock.newOwnerId();
+        servers.get(1).pause();
+        long start = System.nanoTime();
+        CompletableFuture<Boolean> acquisition = lock.tryLockAsync(10, 3, TimeUnit.SECONDS, owner).toCompletableFuture();
+        boolean acquired = acquisition.get(10, TimeUnit.SECONDS);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(acquired).as("acquired with one of three masters frozen (after %s)", took).isTrue();
+        assertThat(took).as("time to acquire").isLessThan(Duration.ofMillis(2000));
+        assertThat(servers.get(0).command("EXISTS", name)).isEqualTo("1");
+        assertThat(servers.get(2).command("EXISTS", name)).isEqualTo("1");
+        lock.unlockAsync(owner).toCompletableFuture().get(20, TimeUnit.SECONDS);
         assertThat(servers.get(0).command("EXISTS", name)).isEqualTo("0");
         assertThat(servers.get(2).command("EXISTS", name)).isEqualTo("0");
     }

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.TestInfo;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.Parked;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
@@ -337,6 +338,131 @@ public abstract class AbstractRedisLockContractTests {
         assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining(name);
         assertThat(lock.isLocked()).as("bad calls leave nothing behind").isFalse();
+    }
+
+    @Test
+    void shouldAcquireAndReleaseAsynchronously() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        long owner = RedisLock.newOwnerId();
+        assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, owner).toCompletableFuture().get(10, TimeUnit.SECONDS))
+                .isTrue();
+        assertThat(lock.isHeldBy(owner)).isTrue();
+        assertThat(newContender(clientB, name).tryLockAsync(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
+                .toCompletableFuture().get(10, TimeUnit.SECONDS)).as("excluded").isFalse();
+        lock.unlockAsync(owner).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(lock.isHeldBy(owner)).isFalse();
+        assertThat(clientA.heldLocks()).isEmpty();
+        long other = RedisLock.newOwnerId();
+        lock.lockAsync(30, TimeUnit.SECONDS, other).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(lock.isHeldBy(other)).isTrue();
+        lock.unlockAsync(other).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void shouldFailAsyncUnlockByNonOwnerWithIllegalMonitorState() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        CompletableFuture<Void> unlock = lock.unlockAsync(RedisLock.newOwnerId()).toCompletableFuture();
+        assertThatThrownBy(() -> unlock.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(name);
+    }
+
+    @Test
+    void shouldHandAsyncWaitersTheLockInTurnWithoutAThreadEach() throws Exception {
+        assumeTrue(exclusive(), "holders of this kind share");
+        RedisLock first = newLock(clientA, name);
+        long firstOwner = RedisLock.newOwnerId();
+        assertThat(first.tryLock(0, 30, TimeUnit.SECONDS, firstOwner)).isTrue();
+        int threadsBefore = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+        int waiters = 60;
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        for (int i = 0; i < waiters; i++) {
+            RedisLock lock = newContender(i % 2 == 0 ? clientA : clientB, name);
+            long owner = RedisLock.newOwnerId();
+            done.add(lock.tryLockAsync(60, 30, TimeUnit.SECONDS, owner).toCompletableFuture().thenCompose(acquired -> {
+                assertThat(acquired).isTrue();
+                if (inside.incrementAndGet() > 1) {
+                    overlaps.incrementAndGet();
+                }
+                inside.decrementAndGet();
+                return lock.unlockAsync(owner);
+            }));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> Parked.waiters(clientA)
+                + Parked.waiters(clientB) >= waiters / 2);
+        int threadsWaiting = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+        assertThat(threadsWaiting - threadsBefore).as("threads added for %d waiters", waiters).isLessThan(20);
+        assertThat(done).noneMatch(CompletableFuture::isDone);
+        first.unlock(firstOwner);
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertThat(overlaps).hasValue(0);
+        assertThat(first.isLocked()).isFalse();
+    }
+
+    @Test
+    void shouldAbandonAnAsyncWaitWhenCancelled() throws Exception {
+        assumeTrue(exclusive(), "holders of this kind share");
+        RedisLock holder = newLock(clientA, name);
+        long holderId = RedisLock.newOwnerId();
+        assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
+        RedisLock waiter = newContender(clientB, name);
+        long waiterId = RedisLock.newOwnerId();
+        CompletableFuture<Boolean> waiting = waiter.tryLockAsync(30, 30, TimeUnit.SECONDS, waiterId).toCompletableFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Parked.waiters(clientB) == 1);
+        assertThat(waiting.cancel(false)).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Parked.waiters(clientB) == 0);
+        holder.unlock(holderId);
+        // A third owner gets the lock at once: the cancelled waiter neither took it nor still queues for it.
+        RedisLock third = newContender(clientA, name);
+        long thirdId = RedisLock.newOwnerId();
+        assertThat(third.tryLock(2, 30, TimeUnit.SECONDS, thirdId)).isTrue();
+        assertThat(waiter.isHeldBy(waiterId)).isFalse();
+        assertThat(clientB.heldLocks()).isEmpty();
+        third.unlock(thirdId);
+    }
+
+    @Test
+    void shouldGiveBackAHoldGrantedAsTheCancelRacedIt() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        for (int i = 0; i < 20; i++) {
+            long owner = RedisLock.newOwnerId();
+            CompletableFuture<Boolean> attempt = lock.tryLockAsync(0, 30, TimeUnit.SECONDS, owner).toCompletableFuture();
+            if (!attempt.cancel(false)) {
+                // Granted before the cancel: an ordinary hold, released the ordinary way.
+                assertThat(attempt.get()).isTrue();
+                lock.unlock(owner);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldBy(owner));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> clientA.heldLocks().isEmpty());
+        assertThat(newContender(clientB, name).tryLock(0, 30, TimeUnit.SECONDS)).as("free again").isTrue();
+    }
+
+    @Test
+    void shouldRejectBadArgumentsOfAsyncCallsAtCallTime() {
+        RedisLock lock = newLock(clientA, name);
+        long owner = RedisLock.newOwnerId();
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLockAsync(-2, 10, TimeUnit.SECONDS, owner))
+                .withMessageContaining("'waitTime'");
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLockAsync(0, 0, TimeUnit.SECONDS, owner))
+                .withMessageContaining("'leaseTime'");
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.lockAsync(-5, TimeUnit.SECONDS, owner))
+                .withMessageContaining("'leaseTime'");
+        assertThatNullPointerException().isThrownBy(() -> lock.tryLockAsync(1, 1, null, owner))
+                .withMessageContaining("'unit'");
+        assertThat(lock.isLocked()).as("bad calls leave nothing behind").isFalse();
+    }
+
+    @Test
+    void shouldFailAsyncCallsOfAClosedClientWithLockException() {
+        LockClient closed = newClient();
+        RedisLock lock = newLock(closed, name);
+        closed.close();
+        CompletableFuture<Boolean> attempt = lock.tryLockAsync(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
+                .toCompletableFuture();
+        assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(dev.distlock.core.LockException.class).hasMessageContaining("closed");
     }
 
     private static Throwable catchThrowable(Runnable call) {

@@ -60,6 +60,11 @@ final class ClusterConnector implements RedisConnector {
     }
 
     @Override
+    public boolean commandsReady() {
+        return commands.current() != null && sharded != null;
+    }
+
+    @Override
     public StatefulRedisPubSubConnection<String, String> pubSub() {
         return pubSub.get();
     }

@@ -18,6 +18,14 @@ public interface RedisConnector extends AutoCloseable {
     RedisClusterAsyncCommands<String, String> commands();
 
     /**
+     * Returns whether {@link #commands()} and {@link #publishCommand()} answer without blocking:
+     * the command connection is open and, in a cluster, the kind of pub/sub is known. Callers that
+     * must not block open it from a thread of their own first.
+     * @return whether the command connection is ready
+     */
+    boolean commandsReady();
+
+    /**
      * Returns the pub/sub connection, connecting first if needed.
      * @return the pub/sub connection
      */

@@ -40,6 +40,11 @@ final class StandaloneConnector implements RedisConnector {
     }
 
     @Override
+    public boolean commandsReady() {
+        return commands.current() != null;
+    }
+
+    @Override
     public StatefulRedisPubSubConnection<String, String> pubSub() {
         return pubSub.get();
     }

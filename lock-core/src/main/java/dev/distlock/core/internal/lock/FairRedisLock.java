@@ -1,6 +1,5 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -59,21 +58,11 @@ public class FairRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId) {
-        return acquire(leaseMillis, ownerId, 0);
-    }
-
-    @Override
-    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis) {
+    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
         long timeout = waiterTimeoutMillis();
-        return engine.scripts().run(Scripts.FAIR_ACQUIRE, keys(), Long.toString(leaseMillis), ownerField(ownerId),
-                Long.toString(waitMillis), Long.toString(timeout), Long.toString(Math.max(1, timeout / 3)),
-                UnlockSubscriptions.WAKE_ONE, engine.connector().publishCommand());
-    }
-
-    @Override
-    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
-        return release(leaseMillis, ownerId, UUID.randomUUID().toString());
+        return engine.scripts().run(Scripts.FAIR_ACQUIRE, keys(), Long.toString(attempt.leaseMillis()),
+                ownerField(attempt.ownerId()), Long.toString(attempt.waitMillis()), Long.toString(timeout),
+                Long.toString(Math.max(1, timeout / 3)), UnlockSubscriptions.WAKE_ONE, engine.connector().publishCommand());
     }
 
     @Override
@@ -85,23 +74,18 @@ public class FairRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected boolean idempotentRelease() {
-        return true;
-    }
-
-    @Override
-    protected void abandonWait(long ownerId) {
-        try {
-            // By source: a waiter often gives up because Redis stopped answering (see runBySource).
-            engine.<Long>await(engine.call(() -> engine.scripts().runBySource(Scripts.FAIR_ABANDON, keys(),
-                    UnlockSubscriptions.WAKE_ONE, ownerField(ownerId), Long.toString(waiterTimeoutMillis()),
-                    engine.connector().publishCommand())), name,
-                    "leave the queue of");
-        }
-        catch (LockException ex) {
-            // The entry's deadline lapses within one waiter timeout and the next script purges it.
-            log.debug("Could not leave the queue of fair lock '{}'; it will be purged by deadline", name, ex);
-        }
+    protected CompletableFuture<Void> abandonWait(long ownerId) {
+        // By source: a waiter often gives up because Redis stopped answering (see runBySource).
+        return engine.within(engine.call(() -> engine.scripts().<Long>runBySource(Scripts.FAIR_ABANDON, keys(),
+                UnlockSubscriptions.WAKE_ONE, ownerField(ownerId), Long.toString(waiterTimeoutMillis()),
+                engine.connector().publishCommand())), name, "leave the queue of", engine.deadline())
+                .handle((left, failure) -> {
+                    if (failure != null) {
+                        // The entry's deadline lapses within one waiter timeout and the next script purges it.
+                        log.debug("Could not leave the queue of fair lock '{}'; it will be purged by deadline", name, failure);
+                    }
+                    return null;
+                });
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -26,13 +27,6 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     private static final Logger log = LoggerFactory.getLogger(FencedRedisLock.class);
 
     private final String tokenKey;
-    /**
-     * Token of each owner's acquisition in progress through this instance: put when its caller
-     * receives the grant, taken when the acquire call ends, so it never outlives the call.
-     */
-    private final Map<Long, Long> issued = new ConcurrentHashMap<>();
-    /** Where the calling thread's token methods want the token of the acquire call they make. */
-    private final ThreadLocal<long @Nullable []> tokenSink = new ThreadLocal<>();
 
     /**
      * Creates the lock.
@@ -61,13 +55,9 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis,
-            @Nullable ChannelWaiters waiting) {
-        return acquire(leaseMillis, ownerId);
-    }
-
-    @Override
-    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId) {
+    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        long leaseMillis = attempt.leaseMillis();
+        long ownerId = attempt.ownerId();
         CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
         engine.scripts().<List<Long>>run(Scripts.FENCED_ACQUIRE, new String[] {key, tokenKey},
                 Long.toString(leaseMillis), ownerField(ownerId)).whenComplete((reply, failure) -> {
@@ -79,13 +69,14 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
                         toCaller.complete(reply.get(1));
                         return;
                     }
-                    Long token = reply.get(1);
-                    issued.put(ownerId, token);
+                    Acquisition call = attempt.call();
+                    if (call != null) {
+                        call.token(reply.get(1));
+                    }
                     if (!toCaller.complete(null)) {
                         // Granted after the caller stopped waiting: nobody will unlock this hold, so give it
                         // back. The fenced script counts it as a re-entry if the owner has taken the lock
                         // since, so one release undoes exactly this grant.
-                        issued.remove(ownerId, token);
                         engine.call(() -> release(leaseMillis, ownerId)).whenComplete((released, error) -> {
                             if (error != null) {
                                 log.debug("Could not give back a late grant of fenced lock '{}'; it expires with its lease",
@@ -98,36 +89,20 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     }
 
     @Override
-    protected boolean acquire(long waitMillis, long leaseMillis, long ownerId, boolean interruptible)
-            throws InterruptedException {
-        try {
-            return super.acquire(waitMillis, leaseMillis, ownerId, interruptible);
-        }
-        finally {
-            Long token = issued.remove(ownerId);
-            long[] sink = tokenSink.get();
-            if (sink != null && token != null) {
-                sink[0] = token;
-            }
-        }
-    }
-
-    @Override
     public long lockAndGetToken() {
         return lockAndGetToken(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
     }
 
     @Override
     public long lockAndGetToken(long leaseTime, TimeUnit unit) {
-        long[] sink = new long[1];
-        tokenSink.set(sink);
+        Acquisition call = acquireAsync(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
         try {
-            lock(leaseTime, unit);
-            return sink[0];
+            awaitAcquisition(call, false);
         }
-        finally {
-            tokenSink.remove();
+        catch (InterruptedException ex) {
+            throw new IllegalStateException("uninterruptible acquisition was interrupted", ex);
         }
+        return tokenOf(call);
     }
 
     @Override
@@ -138,22 +113,26 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     @Override
     public OptionalLong tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit, long ownerId)
             throws InterruptedException {
-        long[] sink = new long[1];
-        tokenSink.set(sink);
-        try {
-            if (!tryLock(waitTime, leaseTime, unit, ownerId)) {
-                return OptionalLong.empty();
-            }
-            return OptionalLong.of(sink[0]);
-        }
-        finally {
-            tokenSink.remove();
-        }
+        long wait = Arguments.waitMillis(waitTime, unit);
+        Acquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
+        // A wait of 0 never blocks, so like tryLock() it ignores the interrupt flag.
+        return awaitAcquisition(call, wait != 0) ? OptionalLong.of(tokenOf(call)) : OptionalLong.empty();
     }
 
-    /** @return tokens drawn but not yet handed out (diagnostics; stays bounded by in-flight acquisitions) */
-    int pendingTokens() {
-        return issued.size();
+    @Override
+    public CompletionStage<@Nullable Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit,
+            long ownerId) {
+        long wait = Arguments.waitMillis(waitTime, unit);
+        Acquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
+        return call.start().thenApply(acquired -> acquired ? tokenOf(call) : null);
+    }
+
+    private long tokenOf(Acquisition call) {
+        Long token = call.token();
+        if (token == null) {
+            throw new IllegalStateException("Fenced lock '" + name + "' was acquired without a token");
+        }
+        return token;
     }
 
     @Override
@@ -161,22 +140,6 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
         String token = engine.await(engine.call(() -> engine.connector().commands().get(tokenKey).toCompletableFuture()),
                 name, "read the token of");
         return token == null ? 0 : Long.parseLong(token);
-    }
-
-    @Override
-    public java.util.concurrent.CompletionStage<@Nullable Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime,
-            TimeUnit unit, long ownerId) {
-        long wait = Arguments.waitMillis(waitTime, unit);
-        long lease = Arguments.leaseMillis(leaseTime, unit);
-        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                OptionalLong token = tryLockAndGetToken(wait, lease, TimeUnit.MILLISECONDS, ownerId);
-                return token.isPresent() ? token.getAsLong() : null;
-            }
-            catch (InterruptedException ex) {
-                throw new java.util.concurrent.CompletionException(ex);
-            }
-        });
     }
 
 }

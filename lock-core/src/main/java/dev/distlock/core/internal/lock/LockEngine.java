@@ -3,11 +3,17 @@ package dev.distlock.core.internal.lock;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -45,6 +51,14 @@ public final class LockEngine implements AutoCloseable {
     private final LockListener listener;
     private final RedisNames names;
     private final UncertainAcquisitions uncertainAcquisitions = new UncertainAcquisitions();
+    /**
+     * Opens connections for callers that must not block: connecting is the one step of a lock call
+     * that cannot be asynchronous with the connectors' lazy opening. One thread at most, and only
+     * while there is something to open.
+     */
+    private final ThreadPoolExecutor connecting;
+    /** Pending {@link #delay} timers, completed by {@link #close()}, which stops the scheduler that would. */
+    private final java.util.Set<CompletableFuture<Void>> delays = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
@@ -59,6 +73,11 @@ public final class LockEngine implements AutoCloseable {
         this.listener = new SafeLockListener(options.listener());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "distlock-scheduler-" + clientId.substring(0, 8));
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.connecting = new ThreadPoolExecutor(0, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
+            Thread thread = new Thread(runnable, "distlock-connect-" + clientId.substring(0, 8));
             thread.setDaemon(true);
             return thread;
         });
@@ -261,13 +280,137 @@ public final class LockEngine implements AutoCloseable {
      * @param <T> reply type
      * @return the pending reply
      */
-    public <T> CompletableFuture<T> call(java.util.function.Supplier<CompletableFuture<T>> call) {
+    public <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> call) {
         try {
             return call.get();
         }
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
+    }
+
+    /**
+     * Runs a step that sends commands once the connections it needs are open: at once when they
+     * are, else on the connecting thread, so that a caller that must not block never opens one.
+     * @param pubSub whether the step also needs the pub/sub connection
+     * @param step the step
+     * @param <T> reply type
+     * @return the step's reply
+     */
+    public <T> CompletableFuture<T> whenConnected(boolean pubSub, Supplier<CompletableFuture<T>> step) {
+        if (connector.commandsReady() && (!pubSub || subscriptions.connected())) {
+            return call(step);
+        }
+        return offload(step);
+    }
+
+    /**
+     * Runs a step that may block (it opens connections) on the connecting thread.
+     * @param step the step
+     * @param <T> reply type
+     * @return the step's reply
+     */
+    public <T> CompletableFuture<T> offload(Supplier<CompletableFuture<T>> step) {
+        try {
+            return CompletableFuture.supplyAsync(() -> call(step), connecting).thenCompose(reply -> reply);
+        }
+        catch (RejectedExecutionException ex) {
+            return CompletableFuture.failedFuture(closedException("(client)", ex));
+        }
+    }
+
+    /**
+     * Completes after a delay, on the scheduler; at once if the client is closing.
+     * @param millis the delay
+     * @return completes when the time is up
+     */
+    public CompletableFuture<Void> delay(long millis) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        delays.add(done);
+        try {
+            ScheduledFuture<?> task = scheduler.schedule(() -> done.complete(null), Math.max(0, millis),
+                    TimeUnit.MILLISECONDS);
+            done.whenComplete((ignored, failure) -> {
+                task.cancel(false);
+                delays.remove(done);
+            });
+        }
+        catch (RejectedExecutionException ex) {
+            delays.remove(done);
+            done.complete(null);
+        }
+        if (closed) {
+            done.complete(null);
+        }
+        return done;
+    }
+
+    /**
+     * The non-blocking form of {@link #await(CompletableFuture, String, String, long)}: the reply,
+     * or a {@link LockException} saying what failed, by the same deadline and with the same slack.
+     * @param future the pending reply
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @param deadline from {@link #deadline()}
+     * @param <T> reply type
+     * @return the reply
+     */
+    public <T> CompletableFuture<T> within(CompletableFuture<T> future, String lockName, String action, long deadline) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        ScheduledFuture<?> timer;
+        try {
+            timer = scheduler.schedule(() -> {
+                if (future.cancel(false)) {
+                    result.completeExceptionally(closed ? closedException(lockName, null)
+                            : new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
+                                    + connector.describe() + " did not answer within " + options.commandTimeout()));
+                }
+            }, Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        catch (RejectedExecutionException ex) {
+            // Closing: the connections close too, which fails the command.
+            timer = null;
+        }
+        ScheduledFuture<?> deadlineTimer = timer;
+        future.whenComplete((reply, failure) -> {
+            if (deadlineTimer != null) {
+                deadlineTimer.cancel(false);
+            }
+            if (failure == null) {
+                result.complete(reply);
+            }
+            else if (!future.isCancelled()) {
+                result.completeExceptionally(failed(failure, lockName, action));
+            }
+        });
+        return result;
+    }
+
+    /**
+     * Turns the failure of a Redis call into the {@link LockException} callers see.
+     * @param failure what the call failed with
+     * @param lockName lock name for the message
+     * @param action what the call does
+     * @return the exception to report
+     */
+    public LockException failed(Throwable failure, String lockName, String action) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        if (closed) {
+            return closedException(lockName, cause);
+        }
+        return new LockException("Cannot " + action + " lock '" + lockName + "' on " + connector.describe() + ": "
+                + cause.getMessage(), cause);
+    }
+
+    /**
+     * Returns the exception of a call made on (or cut short by) a closed client.
+     * @param lockName lock name for the message
+     * @param cause what the close caused, or {@code null}
+     * @return the exception
+     */
+    public LockException closedException(String lockName, @Nullable Throwable cause) {
+        return new LockException("Lock client " + clientId + " is closed; cannot use lock '" + lockName + "'", cause);
     }
 
     /**
@@ -289,7 +432,7 @@ public final class LockEngine implements AutoCloseable {
      */
     public void failIfClosed(String lockName, @Nullable Throwable cause) {
         if (closed) {
-            throw new LockException("Lock client " + clientId + " is closed; cannot use lock '" + lockName + "'", cause);
+            throw closedException(lockName, cause);
         }
     }
 
@@ -304,6 +447,8 @@ public final class LockEngine implements AutoCloseable {
         holds.clear();
         uncertainAcquisitions.clear();
         scheduler.shutdownNow();
+        connecting.shutdownNow();
+        java.util.List.copyOf(delays).forEach(delay -> delay.complete(null));
         connector.close();
     }
 }

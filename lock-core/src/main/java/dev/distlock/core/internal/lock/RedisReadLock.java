@@ -1,6 +1,5 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -40,14 +39,10 @@ public class RedisReadLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId) {
-        return engine.scripts().run(Scripts.RW_READ_ACQUIRE, new String[] {key, writers}, Long.toString(leaseMillis),
-                ownerField(ownerId), RedisWriteLock.writerField(engine, ownerId));
-    }
-
-    @Override
-    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
-        return release(leaseMillis, ownerId, UUID.randomUUID().toString());
+    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        return engine.scripts().run(Scripts.RW_READ_ACQUIRE, new String[] {key, writers},
+                Long.toString(attempt.leaseMillis()), ownerField(attempt.ownerId()),
+                RedisWriteLock.writerField(engine, attempt.ownerId()));
     }
 
     @Override
@@ -56,11 +51,6 @@ public class RedisReadLock extends AbstractRedisLock {
         return engine.scripts().run(Scripts.RW_READ_RELEASE, new String[] {key, channel, latch},
                 UnlockSubscriptions.WAKE_ALL, ownerField(ownerId), Long.toString(engine.unlockLatchMillis()),
                 engine.connector().publishCommand());
-    }
-
-    @Override
-    protected boolean idempotentRelease() {
-        return true;
     }
 
     @Override

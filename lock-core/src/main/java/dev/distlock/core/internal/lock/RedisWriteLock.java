@@ -1,7 +1,6 @@
 package dev.distlock.core.internal.lock;
 
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -63,22 +62,20 @@ public class RedisWriteLock extends AbstractRedisLock {
         return engine.options().fairLockWaitTimeout().toMillis();
     }
 
-    @Override
-    protected boolean acquire(long waitMillis, long leaseMillis, long ownerId, boolean interruptible)
-            throws InterruptedException {
-        if (waitMillis < 0) {
-            refuseUpgrade(ownerId);
-        }
-        return super.acquire(waitMillis, leaseMillis, ownerId, interruptible);
-    }
-
     /** Waiting forever for the write lock while holding the read lock would never end: fail fast. */
-    private void refuseUpgrade(long ownerId) {
+    @Override
+    protected CompletableFuture<Void> beforeAcquire(long waitMillis, long ownerId) {
+        if (waitMillis >= 0) {
+            return CompletableFuture.completedFuture(null);
+        }
         String reader = engine.ownerField(ownerId);
         String writer = ownerField(ownerId);
-        List<KeyValue<String, String>> fields = engine.await(
-                engine.call(() -> engine.connector().commands().hmget(key, reader, writer).toCompletableFuture()), name,
-                "inspect");
+        return engine.within(engine.whenConnected(false,
+                () -> engine.connector().commands().hmget(key, reader, writer).toCompletableFuture()), name, "inspect",
+                engine.deadline()).thenAccept(fields -> refuseUpgrade(fields, reader));
+    }
+
+    private void refuseUpgrade(List<KeyValue<String, String>> fields, String reader) {
         boolean reads = fields.size() > 0 && fields.get(0).hasValue();
         boolean writes = fields.size() > 1 && fields.get(1).hasValue();
         if (reads && !writes) {
@@ -89,21 +86,11 @@ public class RedisWriteLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId) {
-        return acquire(leaseMillis, ownerId, 0);
-    }
-
-    @Override
-    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis) {
+    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
         long timeout = claimTimeoutMillis();
-        return engine.scripts().run(Scripts.RW_WRITE_ACQUIRE, new String[] {key, writers}, Long.toString(leaseMillis),
-                ownerField(ownerId), Long.toString(waitMillis), Long.toString(timeout),
-                Long.toString(Math.max(1, timeout / 3)));
-    }
-
-    @Override
-    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
-        return release(leaseMillis, ownerId, UUID.randomUUID().toString());
+        return engine.scripts().run(Scripts.RW_WRITE_ACQUIRE, new String[] {key, writers},
+                Long.toString(attempt.leaseMillis()), ownerField(attempt.ownerId()), Long.toString(attempt.waitMillis()),
+                Long.toString(timeout), Long.toString(Math.max(1, timeout / 3)));
     }
 
     @Override
@@ -115,22 +102,18 @@ public class RedisWriteLock extends AbstractRedisLock {
     }
 
     @Override
-    protected boolean idempotentRelease() {
-        return true;
-    }
-
-    @Override
-    protected void abandonWait(long ownerId) {
-        try {
-            // By source: a waiter often gives up because Redis stopped answering (see runBySource).
-            engine.<Long>await(engine.call(() -> engine.scripts().runBySource(Scripts.RW_WRITE_ABANDON,
-                    new String[] {key, writers, channel}, UnlockSubscriptions.WAKE_ALL, ownerField(ownerId), engine.connector().publishCommand())), name,
-                    "withdraw the write claim on");
-        }
-        catch (LockException ex) {
-            // The claim lapses by itself within one claim timeout.
-            log.debug("Could not withdraw the write claim on read-write lock '{}'; it will lapse", name, ex);
-        }
+    protected CompletableFuture<Void> abandonWait(long ownerId) {
+        // By source: a waiter often gives up because Redis stopped answering (see runBySource).
+        return engine.within(engine.call(() -> engine.scripts().<Long>runBySource(Scripts.RW_WRITE_ABANDON,
+                new String[] {key, writers, channel}, UnlockSubscriptions.WAKE_ALL, ownerField(ownerId),
+                engine.connector().publishCommand())), name, "withdraw the write claim on", engine.deadline())
+                .handle((withdrawn, failure) -> {
+                    if (failure != null) {
+                        // The claim lapses by itself within one claim timeout.
+                        log.debug("Could not withdraw the write claim on read-write lock '{}'; it will lapse", name, failure);
+                    }
+                    return null;
+                });
     }
 
     @Override

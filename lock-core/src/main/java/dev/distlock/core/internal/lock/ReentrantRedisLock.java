@@ -56,13 +56,10 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId) {
-        return acquire(leaseMillis, ownerId, 0, null);
-    }
-
-    @Override
-    protected CompletableFuture<@Nullable Long> acquire(long leaseMillis, long ownerId, long waitMillis,
-            @Nullable ChannelWaiters waiting) {
+    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        long leaseMillis = attempt.leaseMillis();
+        long ownerId = attempt.ownerId();
+        ChannelWaiters waiting = attempt.waiting();
         // Only an owner this client knows to hold the lock can be re-entering; everyone else skips
         // the owner check. An acquisition whose reply was lost is then not mistaken for a re-entry.
         boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
@@ -115,20 +112,12 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected boolean acquire(long waitMillis, long leaseMillis, long ownerId, boolean interruptible)
-            throws InterruptedException {
-        boolean acquired = false;
-        try {
-            acquired = super.acquire(waitMillis, leaseMillis, ownerId, interruptible);
-            return acquired;
+    protected void acquisitionEnded(Acquisition call, boolean acquired, long leaseMillis) {
+        if (acquired) {
+            engine.uncertainAcquisitions().acquired(attemptId(call.ownerId()));
         }
-        finally {
-            if (acquired) {
-                engine.uncertainAcquisitions().acquired(attemptId(ownerId));
-            }
-            else {
-                releaseUnseenHold(leaseMillis, ownerId);
-            }
+        else {
+            releaseUnseenHold(leaseMillis, call.ownerId());
         }
     }
 
@@ -147,22 +136,12 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
-        return release(leaseMillis, ownerId, java.util.UUID.randomUUID().toString());
-    }
-
-    @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
         String latch = engine.names().suffixed("redisson_unlock_latch", key) + ":" + requestId;
         return engine.scripts().run(Scripts.REENTRANT_RELEASE, new String[] {key, channel, latch, waitingClients},
                 UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
                 Long.toString(engine.unlockLatchMillis()), targetedWakeups() ? wakePrefix : "",
                 engine.connector().publishCommand());
-    }
-
-    @Override
-    protected boolean idempotentRelease() {
-        return true;
     }
 
     @Override
@@ -176,18 +155,11 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected @Nullable String wakeAlias(long ownerId) {
-        return targetedWakeups() ? wakePrefix + engine.clientId() : null;
-    }
-
-    @Override
-    protected @Nullable Runnable unclaimedWake() {
-        return targetedWakeups() ? this::passWakeup : null;
-    }
-
-    @Override
-    protected @Nullable Runnable lastWaiterLeft() {
-        return targetedWakeups() ? this::unlist : null;
+    protected ChannelWaiters join(long ownerId) {
+        if (!targetedWakeups()) {
+            return super.join(ownerId);
+        }
+        return engine.subscriptions().join(channel, wakePrefix + engine.clientId(), this::passWakeup, this::unlist);
     }
 
     /**

@@ -31,8 +31,8 @@ final class ReplicaSync {
     private final String key;
     private final int replicas;
     private final long timeoutMillis;
-    private long lastAcknowledged = -1;
-    private @Nullable Throwable lastFailure;
+    private volatile long lastAcknowledged = -1;
+    private volatile @Nullable Throwable lastFailure;
     /** The connection lent to the current attempt, until its outcome is known. */
     private final AtomicReference<@Nullable SyncedConnection> lent = new AtomicReference<>();
 
@@ -83,42 +83,50 @@ final class ReplicaSync {
         connection.discard();
     }
 
+    /** @return whether the guard is on; its attempts open connections of their own, which may block */
+    boolean enabled() {
+        return replicas > 0;
+    }
+
     /**
      * Confirms a grant that just happened.
      * @param undo runs the release script once
      * @return {@code null} when confirmed (or the guard is off), else ms to wait before retrying
      */
-    @Nullable Long confirm(Supplier<CompletableFuture<@Nullable Long>> undo) {
+    CompletableFuture<@Nullable Long> confirm(Supplier<CompletableFuture<@Nullable Long>> undo) {
         if (replicas == 0) {
-            return null;
+            return CompletableFuture.completedFuture(null);
         }
         SyncedConnection connection = lent.getAndSet(null);
-        long acknowledged;
-        try {
-            if (connection == null) {
-                throw new LockException("Cannot wait for replicas of lock '" + name + "': its connection was closed");
+        CompletableFuture<Long> acknowledged = connection == null
+                ? CompletableFuture.failedFuture(
+                        new LockException("Cannot wait for replicas of lock '" + name + "': its connection was closed"))
+                : engine.within(engine.call(() -> connection.waitForReplicas(replicas, timeoutMillis)), name,
+                        "wait for replicas of", engine.deadline());
+        return acknowledged.handle((count, failure) -> {
+            long acks;
+            if (failure == null) {
+                connection.giveBack();
+                lastFailure = null;
+                acks = count;
             }
-            acknowledged = engine.await(engine.call(() -> connection.waitForReplicas(replicas, timeoutMillis)),
-                    name, "wait for replicas of");
-            connection.giveBack();
-            lastFailure = null;
-        }
-        catch (LockException ex) {
-            if (connection != null) {
-                connection.discard();
+            else {
+                if (connection != null) {
+                    connection.discard();
+                }
+                lastFailure = failure;
+                acks = 0;
             }
-            acknowledged = 0;
-            lastFailure = ex;
-        }
-        if (acknowledged >= replicas) {
-            lastAcknowledged = -1;
-            return null;
-        }
-        lastAcknowledged = acknowledged;
-        log.debug("Lock '{}': {} of {} replicas acknowledged within {} ms; releasing and retrying", name, acknowledged,
-                replicas, timeoutMillis);
-        engine.await(engine.call(undo), name, "undo unreplicated acquisition of");
-        return RETRY_MILLIS;
+            if (acks >= replicas) {
+                lastAcknowledged = -1;
+                return CompletableFuture.<@Nullable Long>completedFuture(null);
+            }
+            lastAcknowledged = acks;
+            log.debug("Lock '{}': {} of {} replicas acknowledged within {} ms; releasing and retrying", name, acks,
+                    replicas, timeoutMillis);
+            return engine.within(engine.call(undo), name, "undo unreplicated acquisition of", engine.deadline())
+                    .thenApply(released -> (@Nullable Long) RETRY_MILLIS);
+        }).thenCompose(next -> next);
     }
 
     /**

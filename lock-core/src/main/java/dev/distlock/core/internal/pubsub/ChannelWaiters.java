@@ -1,16 +1,19 @@
 package dev.distlock.core.internal.pubsub;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The local waiters of one unlock channel. Wake-ups are semaphore permits, not condition signals,
- * so a message that arrives between a failed attempt and the park is not lost.
+ * The local waiters of one unlock channel. A parked waiter is a future, not a thread: a wake-up
+ * completes the oldest one, and a wake-up that finds nobody parked is kept as a permit, so a message
+ * that arrives between a failed attempt and the next park is not lost.
  */
 public final class ChannelWaiters {
 
@@ -28,7 +31,10 @@ public final class ChannelWaiters {
     private final @Nullable Runnable onUnclaimed;
     private final @Nullable Runnable onIdle;
     private final UnlockSubscriptions owner;
-    private final Semaphore permits = new Semaphore(0);
+    /** Wake-ups that found nobody parked; guarded by {@code this}. */
+    private int permits;
+    /** Parked waiters, oldest first; guarded by {@code this}. */
+    private final ArrayDeque<CompletableFuture<Boolean>> parked = new ArrayDeque<>();
     private final AtomicInteger refs = new AtomicInteger();
 
     ChannelWaiters(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed, @Nullable Runnable onIdle,
@@ -61,18 +67,49 @@ public final class ChannelWaiters {
     }
 
     /**
-     * Parks until a wake-up arrives or the time passes.
+     * Parks until a wake-up arrives or the time passes, without holding a thread: the returned
+     * future completes with {@code true} on a wake-up (at once when one is pending) and with
+     * {@code false} when the time passed. Cancelling it unparks the waiter; a wake-up never
+     * goes to a cancelled waiter.
      * @param timeoutMillis longest park
+     * @param timer completes the park when its time is up
      * @return whether a wake-up arrived
-     * @throws InterruptedException if interrupted while parked
      */
-    public boolean await(long timeoutMillis) throws InterruptedException {
-        return permits.tryAcquire(Math.max(0, timeoutMillis), TimeUnit.MILLISECONDS);
+    public CompletableFuture<Boolean> park(long timeoutMillis, ScheduledExecutorService timer) {
+        CompletableFuture<Boolean> waiter = new CompletableFuture<>();
+        synchronized (this) {
+            if (permits > 0) {
+                permits--;
+                return CompletableFuture.completedFuture(true);
+            }
+            parked.add(waiter);
+        }
+        ScheduledFuture<?> timeout;
+        try {
+            timeout = timer.schedule(() -> waiter.complete(false), Math.max(0, timeoutMillis), TimeUnit.MILLISECONDS);
+        }
+        catch (RejectedExecutionException ex) {
+            // The client is closing: the caller finds out when it resumes.
+            waiter.complete(false);
+            timeout = null;
+        }
+        ScheduledFuture<?> task = timeout;
+        waiter.whenComplete((woken, failure) -> {
+            if (task != null) {
+                task.cancel(false);
+            }
+            if (!Boolean.TRUE.equals(woken)) {
+                synchronized (this) {
+                    parked.remove(waiter);
+                }
+            }
+        });
+        return waiter;
     }
 
     /** Leaves the channel; the last waiter to leave schedules its unsubscription. */
     public void leave() {
-        if (refs.decrementAndGet() == 0 && alias != null && permits.tryAcquire()) {
+        if (refs.decrementAndGet() == 0 && alias != null && takePermit()) {
             // The last waiter leaves with a wake-up nobody used: it may have been meant for this
             // client alone (targeted), so pass it on rather than let other clients sleep.
             unclaimed();
@@ -105,10 +142,37 @@ public final class ChannelWaiters {
         }
     }
 
+    private synchronized boolean takePermit() {
+        if (permits == 0) {
+            return false;
+        }
+        permits--;
+        return true;
+    }
+
+    /** @return how many waiters are parked now, for tests and diagnostics */
+    public synchronized int parked() {
+        return parked.size();
+    }
+
+    // Parked futures are completed outside the monitor: completing one runs the waiter's next step,
+    // which may join or leave channels under the registry's monitor.
     void wakeOne() {
-        // A permit beyond the number of waiters would only cost a later waiter a useless attempt.
-        if (permits.availablePermits() < refs.get()) {
-            permits.release();
+        while (true) {
+            CompletableFuture<Boolean> waiter;
+            synchronized (this) {
+                waiter = parked.poll();
+                if (waiter == null) {
+                    // A permit beyond the number of waiters would only cost a later waiter a useless attempt.
+                    if (permits < refs.get()) {
+                        permits++;
+                    }
+                    return;
+                }
+            }
+            if (waiter.complete(true)) {
+                return;
+            }
         }
     }
 
@@ -120,9 +184,16 @@ public final class ChannelWaiters {
     }
 
     void wakeAll() {
-        int missing = Math.max(1, refs.get()) - permits.availablePermits();
-        if (missing > 0) {
-            permits.release(missing);
+        ArrayDeque<CompletableFuture<Boolean>> woken;
+        synchronized (this) {
+            woken = new ArrayDeque<>(parked);
+            parked.clear();
+            // Waiters between an attempt and their park must find a wake-up too.
+            int missing = Math.max(1, refs.get()) - woken.size() - permits;
+            if (missing > 0) {
+                permits += missing;
+            }
         }
+        woken.forEach(waiter -> waiter.complete(true));
     }
 }

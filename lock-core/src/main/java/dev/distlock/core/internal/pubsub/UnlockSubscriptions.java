@@ -56,7 +56,7 @@ public final class UnlockSubscriptions {
      * wake-up that reaches the client in that window must be passed on, not dropped.
      */
     private final Map<String, ChannelWaiters> aliases = new ConcurrentHashMap<>();
-    private @Nullable StatefulRedisPubSubConnection<String, String> connection;
+    private volatile @Nullable StatefulRedisPubSubConnection<String, String> connection;
     private volatile boolean closed;
     /** Runs after an idle channel's entry was removed and before its UNSUBSCRIBE is sent; for tests. */
     volatile @Nullable Runnable beforeUnsubscribe;
@@ -409,6 +409,19 @@ public final class UnlockSubscriptions {
      */
     public CompletableFuture<String> ping() {
         return connection().async().ping().toCompletableFuture();
+    }
+
+    /**
+     * Returns whether the pub/sub connection is open, so that {@link #join} does not block to open it.
+     * @return whether connected
+     */
+    public boolean connected() {
+        return connection != null;
+    }
+
+    /** @return how many waiters are parked on a wake-up now, for tests and diagnostics */
+    public int parkedWaiters() {
+        return channels.values().stream().mapToInt(ChannelWaiters::parked).sum();
     }
 
     /** Returns how many channels are subscribed now, for tests and diagnostics. @return count */

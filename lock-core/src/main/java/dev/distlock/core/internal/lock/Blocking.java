@@ -1,0 +1,103 @@
+package dev.distlock.core.internal.lock;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+import dev.distlock.core.LockException;
+
+/**
+ * The blocking API as a thin layer over the asynchronous one: waits for a call's future, with the
+ * blocking methods' interrupt rules.
+ */
+final class Blocking {
+
+    private Blocking() {
+    }
+
+    /**
+     * Waits for an acquisition.
+     * @param acquisition the started acquisition
+     * @param result its future
+     * @param interruptible whether an interrupt abandons the wait (else the flag is restored afterwards)
+     * @return whether the lock was acquired
+     * @throws InterruptedException if interruptible and interrupted while waiting; the call has
+     *     cleaned up (left queues, given back a racing grant) by the time this is thrown
+     */
+    static boolean acquire(Acquisition acquisition, CompletableFuture<Boolean> result, boolean interruptible)
+            throws InterruptedException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return result.get();
+                }
+                catch (InterruptedException ex) {
+                    if (!interruptible) {
+                        interrupted = true;
+                        continue;
+                    }
+                    if (!result.cancel(false)) {
+                        // Decided before the interrupt: report it, keeping the interrupt for the caller.
+                        interrupted = true;
+                        continue;
+                    }
+                    join(acquisition.settled());
+                    throw ex;
+                }
+                catch (ExecutionException ex) {
+                    throw rethrow(ex.getCause());
+                }
+            }
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Waits for a future without being interruptible (a release must complete even for an
+     * interrupted caller); the interrupt flag is restored afterwards.
+     * @param future the future
+     * @param <T> its type
+     * @return its value
+     */
+    static <T> T join(CompletableFuture<T> future) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get();
+                }
+                catch (InterruptedException ex) {
+                    interrupted = true;
+                }
+                catch (ExecutionException ex) {
+                    throw rethrow(ex.getCause());
+                }
+                catch (CancellationException ex) {
+                    throw new LockException("The lock call was cancelled", ex);
+                }
+            }
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (cause instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return new LockException(String.valueOf(cause.getMessage()), cause);
+    }
+}
