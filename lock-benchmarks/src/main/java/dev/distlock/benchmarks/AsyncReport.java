@@ -32,26 +32,27 @@ final class AsyncReport {
                         + " \"first round\", the trial's first (warmup) round on a fresh client. Threads added: peak live"
                         + " threads during the round minus live threads before it (`ThreadMXBean`). Hand-off: from the"
                         + " holder's unlock call to the next holder's grant (the async stage's callback, or the blocking"
-                        + " call's return).\n\n");
-        md.append("| Library | granted / waiters (measured rounds) | unfinished rounds | timeouts / errors | threads added: first round / measured rounds (max) | hand-off p50 / p99 (us) | time per round, ms (+- 99.9% CI) | slowest round, ms | Redis calls per grant |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                        + " call's return). A lock's first hand-off is the one most exposed to the round's start, when"
+                        + " the waiters' first attempts are still queued on the client's connection.\n\n");
+        md.append("| Library | granted / waiters (measured rounds) | unfinished rounds | timeouts / errors | threads added: first round / measured rounds (max) | hand-off p50 / p99 (us) | first hand-off per lock, median (us, worst round) | time per round, ms (+- 99.9% CI) | slowest round, ms | Redis calls per grant |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunComparison.Row row : waiters) {
             md.append("| ").append(label(row.lib())).append(" | ");
             if (!row.measured() && !row.metrics().containsKey("granted")) {
-                md.append(row.note()).append(" | | | | | | | |\n");
+                md.append(row.note()).append(" | | | | | | | | |\n");
                 continue;
             }
             md.append(count(row, "granted")).append(" / ").append(count(row, "waiters")).append(" | ")
                     .append(count(row, "unfinished.rounds")).append(" | ")
                     .append(count(row, "timeouts")).append(" / ").append(count(row, "errors")).append(" | ")
                     .append(count(row, "threads.added.first")).append(" / ").append(count(row, "threads.added")).append(" | ")
-                    .append(handOff(row)).append(" | ")
+                    .append(handOff(row)).append(" | ").append(count(row, "handoff.first.median.us")).append(" | ")
                     .append(row.measured() ? String.format(Locale.ROOT, "%,.0f +- %,.0f", row.score(), row.error()) : row.note())
                     .append(" | ").append(count(row, "round.ms.max")).append(" | ")
                     .append(Report.fixed(row.perOp("calls"))).append(" |\n");
         }
         Report.find(rows, "D1", "distlock").ifPresent(d -> md.append("| for reference: D1 distlock (8 threads, one key) | | | | | ")
-                .append(handOff(d)).append(" | | | ").append(Report.fixed(d.perOp("calls"))).append(" |\n"));
+                .append(handOff(d)).append(" | | | | ").append(Report.fixed(d.perOp("calls"))).append(" |\n"));
     }
 
     /** Appends the targets of the async scenarios that ran. */

@@ -60,6 +60,7 @@ public class AsyncWaitersBenchmark {
     private @Nullable LockLibrary blocking;
     private MeasurementWindow window;
     private int round;
+    private AtomicLongArray firstHandOffs = new AtomicLongArray(LOCKS);
 
     @Setup(Level.Trial)
     public void open() {
@@ -102,6 +103,7 @@ public class AsyncWaitersBenchmark {
         // Fresh names each round, so a waiter a failed round left behind never meets this round's.
         String prefix = "bench:waiters:" + round++ + ":";
         AtomicLongArray releasedAt = new AtomicLongArray(LOCKS);
+        firstHandOffs = new AtomicLongArray(LOCKS);
         AtomicInteger granted = new AtomicInteger();
         int before = threads.getThreadCount();
         threads.resetPeakThreadCount();
@@ -117,6 +119,7 @@ public class AsyncWaitersBenchmark {
         window.total("granted", granted.get());
         window.total("unfinished.rounds", finished ? 0 : 1);
         window.maximum("round.ms.max", tookMillis);
+        window.maximum("handoff.first.median.us", medianFirstHandOffMicros());
         return granted.get();
     }
 
@@ -193,6 +196,23 @@ public class AsyncWaitersBenchmark {
         long now = System.nanoTime();
         long previous = releasedAt.get(lock);
         window.acquired(lock, previous == 0 ? -1 : now - previous);
+        if (previous != 0) {
+            firstHandOffs.compareAndSet(lock, 0, now - previous);
+        }
+    }
+
+    /**
+     * The median over the locks of each lock's first hand-off: the one most exposed to the start
+     * of a round, when every waiter's first attempt is still queued, and so the part of the tail a
+     * round's start explains.
+     */
+    private long medianFirstHandOffMicros() {
+        long[] first = new long[LOCKS];
+        for (int i = 0; i < LOCKS; i++) {
+            first[i] = firstHandOffs.get(i);
+        }
+        java.util.Arrays.sort(first);
+        return first[LOCKS / 2] / 1000;
     }
 
     private void countFailure(@Nullable Throwable error) {
