@@ -32,6 +32,20 @@ public interface LockListener {
     }
 
     /**
+     * The owner's last unlock is about to release a hold in Redis; heard on the thread that calls
+     * {@code unlock} or {@code unlockAsync}. It is followed by {@link #onReleased} once Redis has
+     * released it, or by {@link #onLeaseLost} when the
+     * lease was already gone, or by nothing when the release fails. For timelines: from this moment
+     * the owner no longer uses the lock, so holds timed from {@link #onAcquired} to here never
+     * overlap for an exclusive lock, whereas {@link #onReleased} can be heard after the next owner's
+     * {@link #onAcquired}.
+     * @param lockName lock name (without key prefix)
+     * @param ownerId thread id or explicit owner id
+     */
+    default void onReleasing(String lockName, long ownerId) {
+    }
+
+    /**
      * A hold was released (the owner's last unlock).
      * @param lockName lock name (without key prefix)
      * @param ownerId thread id or explicit owner id

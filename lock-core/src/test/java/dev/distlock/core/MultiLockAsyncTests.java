@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import dev.distlock.core.test.RedisServer;
@@ -136,7 +135,6 @@ class MultiLockAsyncTests {
 
     // The member's own cancel must abandon its wait for B; the interim single-key async methods run
     // the blocking wait on another thread, which a cancel does not stop, so B is taken once freed.
-    @Disabled("needs the event-driven single-key engine")
     @Test
     void whenAWaitingAcquisitionIsCancelledThenTheMemberItWaitedForIsNotTakenOnceFree() throws Exception {
         String a = unique("a");
@@ -188,7 +186,6 @@ class MultiLockAsyncTests {
     // As above, through the blocking layer: the interrupt cancels the acquisition, whose member
     // wait for B must end with it. Before the blocking methods waited on the async ones, the
     // member's wait ran on the interrupted thread itself.
-    @Disabled("needs the event-driven single-key engine")
     @Test
     void whenABlockingWaiterIsInterruptedThenTheMemberItWaitedForIsNotTakenOnceFree() throws Exception {
         String a = unique("a");
@@ -220,7 +217,6 @@ class MultiLockAsyncTests {
 
     // Each waiting acquisition waits in a member's async call; the interim single-key async methods
     // run the blocking wait on a thread of its own, so this passes only once members wait without one.
-    @Disabled("needs the event-driven single-key engine")
     @Test
     void whenManyAsyncAcquisitionsWaitThenTheThreadCountDoesNotGrowWithThem() throws Exception {
         String prefix = unique("threads");

@@ -1,6 +1,8 @@
 package dev.distlock.samples;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "samples.work-time=50ms",
         "samples.transfer-time=20ms", "samples.export-time=150ms", "samples.report-time=300ms",
-        "samples.report-interval=1h" })
+        "samples.report-interval=1h", "samples.handoff-time=100ms" })
 class SampleEndpointsTests {
 
     @LocalServerPort
@@ -171,6 +173,33 @@ class SampleEndpointsTests {
         assertThat(stock).as(stats.toString()).isNotNull();
         assertThat(stock.get("p50").asDouble()).isPositive();
         assertThat(stock.get("p99").asDouble()).isGreaterThanOrEqualTo(stock.get("p50").asDouble());
+    }
+
+    @Test
+    void whenTheHandoffDemoRunsThenTheEndpointReportsItsEventsForTheTimeline() {
+        long before = get("/actuator/distlock?eventsAfter=0").get("events").get("lastSequence").asLong();
+        JsonNode demo = post("/api/demo/handoff?workers=3&rounds=2");
+        assertThat(demo.get("holds").asInt()).isEqualTo(6);
+        assertThat(demo.get("impatientHeld").asBoolean()).as(demo.toString()).isFalse();
+
+        JsonNode events = get("/actuator/distlock?eventsAfter=" + before).get("events");
+        assertThat(events.get("recording").asBoolean()).isTrue();
+        List<String> baton = new ArrayList<>();
+        List<String> overrun = new ArrayList<>();
+        for (JsonNode event : events.get("events")) {
+            assertThat(event.get("sequence").asLong()).isGreaterThan(before);
+            if (event.get("name").asString().equals("baton")) {
+                baton.add(event.get("type").asString());
+            }
+            else if (event.get("name").asString().equals("baton-overrun")) {
+                overrun.add(event.get("type").asString());
+            }
+        }
+        assertThat(baton).filteredOn("acquired"::equals).hasSize(6);
+        assertThat(baton).filteredOn("released"::equals).hasSize(6);
+        assertThat(baton).containsOnlyOnce("timed-out");
+        assertThat(overrun).containsExactly("acquired", "lease-lost");
+        assertThat(get("/actuator/distlock").has("events")).as("events only when asked for").isFalse();
     }
 
     @Test

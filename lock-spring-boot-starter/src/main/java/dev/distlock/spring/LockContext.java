@@ -7,8 +7,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The lock held around the current {@link DistributedLock} or {@link LockTemplate} call, available
- * on the thread that runs the guarded code ({@link #current()}), and inside the reactive chain of a
- * {@code Mono}/{@code Flux} method through the Reactor context ({@link #currentMono()}).
+ * on the thread that runs the guarded code ({@link #current()}).
+ *
+ * <p>Inside the reactive chain of a {@code Mono}, {@code Flux}, {@code suspend} or {@code Flow}
+ * method, operators may run on any thread. There the context is kept in the Reactor context (under
+ * the key {@code LockContext.class}) and, with Micrometer's context-propagation on the classpath,
+ * restored as this thread-local wherever Reactor restores thread-locals: in every operator with
+ * {@code Hooks.enableAutomaticContextPropagation()} ({@code spring.reactor.context-propagation=auto}),
+ * or in {@code handle}/{@code tap} after {@code contextCapture()}. {@link ReactorLockContext#current()}
+ * reads it from the Reactor context directly. This class does not need Reactor.
  */
 public final class LockContext {
 
@@ -37,17 +44,6 @@ public final class LockContext {
             throw new IllegalStateException("LockContext.current() called outside a @DistributedLock method or LockTemplate callback");
         }
         return context;
-    }
-
-    /**
-     * Returns, from the Reactor context, the innermost lock held around the reactive chain of a
-     * {@code Mono} or {@code Flux} {@link DistributedLock} method: operators of that chain may run on
-     * any thread, where {@link #current()} cannot see the lock. The context is stored under the key
-     * {@code LockContext.class}. Requires Reactor.
-     * @return a {@code Mono} of the context, failing with {@link IllegalStateException} outside such a chain
-     */
-    public static reactor.core.publisher.Mono<LockContext> currentMono() {
-        return ReactorLockContext.current();
     }
 
     /**

@@ -298,16 +298,51 @@ class InvalidAnnotationTests {
         assertStartupFails(ReturnsStream.class, "ReturnsStream.run()", "java.util.stream.Stream");
     }
 
+    /** A publisher that no ReactiveAdapter knows: the lock could follow it, but not hand it back. */
+    interface CustomPublisher<T> extends org.reactivestreams.Publisher<T> {
+    }
+
     static class ReturnsPublisher {
         @DistributedLock(name = "p")
-        public org.reactivestreams.Publisher<String> run() {
-            return reactor.core.publisher.Mono.just("x");
+        public CustomPublisher<String> run() {
+            return reactor.core.publisher.Mono.just("x")::subscribe;
         }
     }
 
     @Test
     void whenMethodReturnsUnknownPublisherThenStartupFails() {
-        assertStartupFails(ReturnsPublisher.class, "ReturnsPublisher.run()", "org.reactivestreams.Publisher");
+        assertStartupFails(ReturnsPublisher.class, "ReturnsPublisher.run()", CustomPublisher.class.getName(),
+                "ReactiveAdapterRegistry");
+    }
+
+    static class ReturnsJdkFlowPublisher {
+        @DistributedLock(name = "p")
+        public java.util.concurrent.SubmissionPublisher<String> run() {
+            return new java.util.concurrent.SubmissionPublisher<>();
+        }
+    }
+
+    @Test
+    void whenMethodReturnsASubtypeOfARegisteredReactiveTypeThenStartupFails() {
+        assertStartupFails(ReturnsJdkFlowPublisher.class, "ReturnsJdkFlowPublisher.run()",
+                "java.util.concurrent.SubmissionPublisher");
+    }
+
+    static class ReturnsRegisteredTypes {
+        @DistributedLock(name = "p")
+        public org.reactivestreams.Publisher<String> publisher() {
+            return reactor.core.publisher.Mono.just("x");
+        }
+
+        @DistributedLock(name = "p")
+        public java.util.concurrent.Flow.Publisher<String> flowPublisher() {
+            return new java.util.concurrent.SubmissionPublisher<>();
+        }
+    }
+
+    @Test
+    void whenMethodReturnsAReactiveTypeOfTheAdapterRegistryThenStartupSucceeds() {
+        runner.withBean(ReturnsRegisteredTypes.class).run(context -> assertThat(context).hasNotFailed());
     }
 
     static class Valid {

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 
 import dev.distlock.core.test.RedisServers;
@@ -15,7 +16,7 @@ import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-/** {@link LockContext#currentMono()} inside the chain of reactive lock methods, on whatever thread it runs. */
+/** {@link ReactorLockContext.current()} inside the chain of reactive lock methods, on whatever thread it runs. */
 class ReactiveLockContextTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -40,9 +41,31 @@ class ReactiveLockContextTests {
     }
 
     @Test
+    void whenReactorPropagatesThreadLocalsThenLockContextIsCurrentInAnOperatorOnAnotherThread() {
+        Hooks.enableAutomaticContextPropagation();
+        try {
+            runner.run(context -> {
+                String seen = context.getBean(ReactiveService.class).threadLocal("7").block(Duration.ofSeconds(10));
+                assertThat(seen).startsWith("reactive-tl:7 on parallel-");
+            });
+        }
+        finally {
+            Hooks.disableAutomaticContextPropagation();
+        }
+    }
+
+    @Test
+    void whenHandleRestoresThreadLocalsThenLockContextIsCurrentThereWithoutTheGlobalHook() {
+        runner.run(context -> {
+            String seen = context.getBean(ReactiveService.class).handled("8").block(Duration.ofSeconds(10));
+            assertThat(seen).startsWith("reactive-handle:8 on parallel-");
+        });
+    }
+
+    @Test
     void whenNoLockMethodThenCurrentMonoFails() {
-        assertThatIllegalStateException().isThrownBy(() -> LockContext.currentMono().block(Duration.ofSeconds(5)))
-                .withMessageContaining("LockContext.currentMono()");
+        assertThatIllegalStateException().isThrownBy(() -> ReactorLockContext.current().block(Duration.ofSeconds(5)))
+                .withMessageContaining("ReactorLockContext.current()");
     }
 
     static class ReactiveService {
@@ -50,15 +73,27 @@ class ReactiveLockContextTests {
         @DistributedLock(name = "reactive-ctx", key = "#id", fenced = true)
         public Mono<String> mono(String id) {
             return Mono.delay(Duration.ofMillis(20))
-                    .flatMap(tick -> LockContext.currentMono())
+                    .flatMap(tick -> ReactorLockContext.current())
                     .map(lock -> lock.name() + " held=" + lock.isHeld() + " threadLocal=" + LockContext.find().isPresent()
                             + " fenced=" + lock.fencingToken().isPresent());
+        }
+
+        @DistributedLock(name = "reactive-tl", key = "#id")
+        public Mono<String> threadLocal(String id) {
+            return Mono.delay(Duration.ofMillis(20))
+                    .map(tick -> LockContext.current().name() + " on " + Thread.currentThread().getName());
+        }
+
+        @DistributedLock(name = "reactive-handle", key = "#id")
+        public Mono<String> handled(String id) {
+            return Mono.delay(Duration.ofMillis(20)).handle((tick, sink) -> sink.next(
+                    LockContext.current().name() + " on " + Thread.currentThread().getName()));
         }
 
         @DistributedLock(name = "reactive-flux")
         public Flux<String> flux() {
             return Flux.interval(Duration.ofMillis(10)).take(2)
-                    .concatMap(tick -> LockContext.currentMono().map(LockContext::name));
+                    .concatMap(tick -> ReactorLockContext.current().map(LockContext::name));
         }
     }
 }

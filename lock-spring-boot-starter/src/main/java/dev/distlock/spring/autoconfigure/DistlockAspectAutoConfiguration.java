@@ -61,8 +61,13 @@ public final class DistlockAspectAutoConfiguration {
         boolean redLockNodes = !binder.bind("distlock.redlock.nodes", Bindable.listOf(String.class))
                 .orElse(java.util.List.of()).isEmpty();
         LockMethodRegistry registry = new LockMethodRegistry(beanFactory, wait, lease, redLockNodes);
+        // Resolved on first use, like the client: Boot's task executor if the application has one.
+        java.util.function.Supplier<java.util.concurrent.Executor> methodExecutor = org.springframework.util.function.SingletonSupplier
+                .of(() -> beanFactory.containsBean("applicationTaskExecutor")
+                        ? beanFactory.getBean("applicationTaskExecutor", java.util.concurrent.Executor.class)
+                        : java.util.concurrent.ForkJoinPool.commonPool());
         DistributedLockInterceptor interceptor = new DistributedLockInterceptor(registry,
-                new LockKeyResolver(beanFactory), executor, reactive);
+                new LockKeyResolver(beanFactory), executor, reactive, methodExecutor);
         return new DistributedLockAdvisor(registry, interceptor, order);
     }
 

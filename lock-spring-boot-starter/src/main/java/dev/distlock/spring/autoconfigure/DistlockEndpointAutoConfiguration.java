@@ -14,13 +14,14 @@ import org.springframework.context.annotation.Bean;
 import dev.distlock.core.LockClient;
 import dev.distlock.spring.internal.ActiveHolds;
 import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.LockEventLog;
 import dev.distlock.spring.internal.RedLockClients;
 
 /**
  * The {@code distlock} Actuator endpoint, when exposed; read-only unless
  * {@code management.endpoint.distlock.access=unrestricted}.
  */
-@AutoConfiguration(after = DistlockAutoConfiguration.class)
+@AutoConfiguration(after = { DistlockAutoConfiguration.class, DistlockEventsAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean({ LockClient.class, ActiveHolds.class })
 @ConditionalOnAvailableEndpoint(DistlockEndpoint.class)
@@ -29,8 +30,8 @@ public final class DistlockEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DistlockEndpoint distlockEndpoint(LockClient client, ObjectProvider<RedLockClients> redLockClients,
-            ActiveHolds holds) {
+            ActiveHolds holds, ObjectProvider<LockEventLog> events) {
         RedLockClients red = redLockClients.getIfAvailable();
-        return new DistlockEndpoint(client, red != null ? red.clients() : List.of(), holds);
+        return new DistlockEndpoint(client, red != null ? red.clients() : List.of(), holds, events.getIfAvailable());
     }
 }

@@ -34,25 +34,49 @@ public class DistlockEndpoint {
     private final LockClient client;
     private final List<LockClient> redLockClients;
     private final ActiveHolds holds;
+    private final @Nullable LockEventLog events;
+
+    /**
+     * Creates the endpoint without an event log.
+     * @param client the lock client
+     * @param redLockClients clients of the red-lock nodes
+     * @param holds holds and waiters of the annotation and template
+     */
+    public DistlockEndpoint(LockClient client, List<LockClient> redLockClients, ActiveHolds holds) {
+        this(client, redLockClients, holds, null);
+    }
 
     /**
      * Creates the endpoint.
      * @param client the lock client
      * @param redLockClients clients of the red-lock nodes
      * @param holds holds and waiters of the annotation and template
+     * @param events recent lock events, {@code null} when not recorded
      */
-    public DistlockEndpoint(LockClient client, List<LockClient> redLockClients, ActiveHolds holds) {
+    public DistlockEndpoint(LockClient client, List<LockClient> redLockClients, ActiveHolds holds,
+            @Nullable LockEventLog events) {
         this.client = client;
         this.redLockClients = List.copyOf(redLockClients);
         this.holds = holds;
+        this.events = events;
     }
 
     /**
      * Lists held locks and waiters.
+     * @return the report, without events
+     */
+    public LocksReport locks() {
+        return locks(null);
+    }
+
+    /**
+     * Lists held locks and waiters and, when asked with {@code ?eventsAfter=<sequence>}, the recent
+     * lock events newer than that sequence ({@code 0} for all).
+     * @param eventsAfter sequence number of the last event already seen, or {@code null} for no events
      * @return the report
      */
     @ReadOperation
-    public LocksReport locks() {
+    public LocksReport locks(@Nullable Long eventsAfter) {
         List<HeldLockReport> held = new ArrayList<>();
         client.heldLocks().forEach(h -> held.add(report(client, h, null)));
         for (int i = 0; i < redLockClients.size(); i++) {
@@ -63,7 +87,8 @@ public class DistlockEndpoint {
         List<WaiterReport> waiters = holds.waiters().stream()
                 .map(w -> new WaiterReport(w.lockName(), w.type().name().toLowerCase(Locale.ROOT), w.thread(), w.since()))
                 .toList();
-        return new LocksReport(client.getId(), held, waiters);
+        return new LocksReport(client.getId(), held, waiters,
+                eventsAfter != null ? LockEventsReport.of(events, eventsAfter) : null);
     }
 
     /**
@@ -166,9 +191,20 @@ public class DistlockEndpoint {
      * @param clientId the client's id
      * @param held holds, red-lock holds once per node
      * @param waiters waiters
+     * @param events recent lock events, only when asked for with {@code eventsAfter}
      */
-    public record LocksReport(String clientId, List<HeldLockReport> held, List<WaiterReport> waiters)
-            implements OperationResponseBody {
+    public record LocksReport(String clientId, List<HeldLockReport> held, List<WaiterReport> waiters,
+            @Nullable LockEventsReport events) implements OperationResponseBody {
+
+        /**
+         * Creates a report without events.
+         * @param clientId the client's id
+         * @param held holds
+         * @param waiters waiters
+         */
+        public LocksReport(String clientId, List<HeldLockReport> held, List<WaiterReport> waiters) {
+            this(clientId, held, waiters, null);
+        }
     }
 
     /**

@@ -61,6 +61,11 @@ public final class DistlockLockListener implements LockListener {
     }
 
     @Override
+    public void onReleasing(String lockName, long ownerId) {
+        forEach(l -> l.onReleasing(lockName, ownerId));
+    }
+
+    @Override
     public void onReleased(String lockName, long ownerId) {
         forEach(l -> l.onReleased(lockName, ownerId));
     }

@@ -6,10 +6,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
@@ -34,6 +38,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     private final LockKeyResolver keys;
     private final ObjectProvider<LockExecutor> executorProvider;
     private final ObjectProvider<ReactiveLockSupport> reactiveProvider;
+    private final Supplier<Executor> methodExecutor;
     private volatile @Nullable LockExecutor executor;
 
     /**
@@ -42,13 +47,16 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      * @param keys evaluates keys
      * @param executorProvider resolved on first call, so proxying does not create the client early
      * @param reactiveProvider Reactor support, present only with Reactor on the classpath
+     * @param methodExecutor runs the body of a {@code CompletionStage} method once its lock is granted
      */
     public DistributedLockInterceptor(LockMethodRegistry registry, LockKeyResolver keys,
-            ObjectProvider<LockExecutor> executorProvider, ObjectProvider<ReactiveLockSupport> reactiveProvider) {
+            ObjectProvider<LockExecutor> executorProvider, ObjectProvider<ReactiveLockSupport> reactiveProvider,
+            Supplier<Executor> methodExecutor) {
         this.registry = registry;
         this.keys = keys;
         this.executorProvider = executorProvider;
         this.reactiveProvider = reactiveProvider;
+        this.methodExecutor = methodExecutor;
     }
 
     @Override
@@ -70,7 +78,8 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         return switch (lockMethod.kind()) {
             case SYNC -> invokeSync(invocation, lockMethod, request, target, args);
             case COMPLETION_STAGE -> invokeStage(invocation, lockMethod, request, target, args);
-            case MONO, FLUX -> reactive(lockMethod).invoke(invocation, lockMethod, request, executor(), target, args);
+            case MONO, FLUX, SUSPEND, ADAPTED -> reactive(lockMethod).invoke(invocation, lockMethod, request, executor(),
+                    target, args);
         };
     }
 
@@ -128,60 +137,78 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         return result;
     }
 
-    @SuppressWarnings("unchecked")
-    private @Nullable Object invokeStage(MethodInvocation invocation, LockMethod lockMethod, LockRequest request,
-            Object target, Object[] args) throws Throwable {
+    /**
+     * Runs a {@code CompletionStage} method under its lock without blocking the caller: the
+     * returned future completes once the method's stage has completed and the lock is released.
+     * The grant arrives on a Redis I/O thread, where a method body that blocks (JDBC, say) would
+     * stall every lock of the client, so the body runs on the method executor (Boot's
+     * {@code applicationTaskExecutor} when there is one). Cancelling the returned future cancels
+     * the wait, or the method's stage once it runs.
+     */
+    private Object invokeStage(MethodInvocation invocation, LockMethod lockMethod, LockRequest request,
+            Object target, Object[] args) {
         LockExecutor executor = executor();
-        long ownerId = RedisLock.newOwnerId();
-        LockExecutor.Hold hold;
+        MethodInvocation call = invocation instanceof ProxyMethodInvocation proxy ? proxy.invocableClone() : invocation;
+        CompletableFuture<LockExecutor.@Nullable Hold> acquiring;
         try {
-            hold = executor.tryAcquire(request, ownerId, null);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return CompletableFuture.failedFuture(
-                    new LockAcquisitionException(request.displayName(), request.waitTime(), ex));
+            acquiring = executor.tryAcquireAsync(request, RedisLock.newOwnerId());
         }
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
-        if (hold == null) {
-            return onFailure(lockMethod, request, target, args, true);
-        }
+        CompletableFuture<@Nullable Object> out = new CompletableFuture<>();
+        AtomicReference<@Nullable CompletableFuture<?>> running = new AtomicReference<>();
+        out.whenComplete((value, error) -> {
+            if (out.isCancelled()) {
+                acquiring.cancel(false);
+                CompletableFuture<?> work = running.get();
+                if (work != null) {
+                    work.cancel(true);
+                }
+            }
+        });
+        acquiring.whenCompleteAsync((hold, error) -> {
+            if (error != null) {
+                out.completeExceptionally(error);
+            }
+            else if (hold == null) {
+                pipe(() -> onFailure(lockMethod, request, target, args, true), out);
+            }
+            else if (out.isDone()) {
+                // Cancelled as the lock was granted.
+                executor.releaseAsync(hold);
+            }
+            else {
+                runHeld(call, hold, executor, out, running);
+            }
+        }, methodExecutor.get());
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void runHeld(MethodInvocation call, LockExecutor.Hold hold, LockExecutor executor,
+            CompletableFuture<@Nullable Object> out, AtomicReference<@Nullable CompletableFuture<?>> running) {
         LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
-        Object result;
+        CompletableFuture<Object> original;
         try {
-            result = invocation.proceed();
+            Object result = call.proceed();
+            // CompletionStage allows toCompletableFuture() to be unsupported; never keep the lock for it.
+            original = result != null ? ((CompletionStage<Object>) result).toCompletableFuture()
+                    : CompletableFuture.completedFuture(null);
         }
         catch (Throwable ex) {
-            executor.release(hold);
-            throw ex;
+            executor.releaseAsync(hold).whenComplete((ignored, none) -> out.completeExceptionally(ex));
+            return;
         }
         finally {
             LockContext.restore(previous);
         }
-        if (result == null) {
-            executor.release(hold);
-            return null;
+        running.set(original);
+        if (out.isCancelled()) {
+            original.cancel(true);
         }
-        CompletableFuture<Object> original;
-        try {
-            original = ((CompletionStage<Object>) result).toCompletableFuture();
-        }
-        catch (RuntimeException ex) {
-            // CompletionStage allows toCompletableFuture() to be unsupported; never keep the lock for it.
-            executor.release(hold);
-            throw ex;
-        }
-        CompletableFuture<Object> out = new CompletableFuture<>();
         hold.onLeaseLost(() -> original.cancel(true));
-        out.whenComplete((value, error) -> {
-            if (out.isCancelled()) {
-                original.cancel(true);
-            }
-        });
-        original.whenComplete((value, error) -> {
-            executor.release(hold);
+        original.whenComplete((value, error) -> executor.releaseAsync(hold).whenComplete((ignored, none) -> {
             try {
                 executor.checkLeaseLost(hold);
             }
@@ -195,8 +222,33 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             else {
                 out.complete(value);
             }
-        });
-        return out;
+        }));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void pipe(StageSupplier supplier, CompletableFuture<@Nullable Object> out) {
+        try {
+            Object result = supplier.get();
+            if (result == null) {
+                out.complete(null);
+                return;
+            }
+            ((CompletionStage<Object>) result).whenComplete((value, error) -> {
+                if (error != null) {
+                    out.completeExceptionally(error);
+                }
+                else {
+                    out.complete(value);
+                }
+            });
+        }
+        catch (Throwable ex) {
+            out.completeExceptionally(ex);
+        }
+    }
+
+    private interface StageSupplier {
+        @Nullable Object get() throws Throwable;
     }
 
     private @Nullable Object onFailure(LockMethod lockMethod, LockRequest request, Object target, Object[] args,

@@ -3,10 +3,14 @@ package dev.distlock.spring.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -81,7 +85,7 @@ public final class LockExecutor implements AutoCloseable {
     }
 
     /**
-     * Tries to acquire the request's lock for an owner.
+     * Tries to acquire the request's lock for an owner, blocking the calling thread while it waits.
      * @param request what to lock
      * @param ownerId thread id or an id from {@link RedisLock#newOwnerId()}
      * @param thread the holding thread, or {@code null} for an asynchronous hold
@@ -90,6 +94,83 @@ public final class LockExecutor implements AutoCloseable {
      * @throws LockException if Redis fails
      */
     public @Nullable Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread) throws InterruptedException {
+        Attempt attempt = begin(request, ownerId, thread);
+        boolean acquired;
+        Long token = null;
+        try (LockInstrumentation.Scope scope = attempt.observation.openScope()) {
+            if (attempt.lock instanceof FencedLock fenced) {
+                OptionalLong issued = fenced.tryLockAndGetToken(millis(request.waitTime()), millis(request.leaseTime()),
+                        TimeUnit.MILLISECONDS, ownerId);
+                acquired = issued.isPresent();
+                token = acquired ? issued.getAsLong() : null;
+            }
+            else {
+                acquired = attempt.lock.tryLock(millis(request.waitTime()), millis(request.leaseTime()),
+                        TimeUnit.MILLISECONDS, ownerId);
+            }
+        }
+        catch (InterruptedException | RuntimeException ex) {
+            attempt.ended(false, null, ex);
+            throw ex;
+        }
+        // Outside the acquisition's scope: the hold's observation is a sibling, not a child, of it.
+        return attempt.ended(acquired, token, null);
+    }
+
+    /**
+     * Tries to acquire the request's lock for an owner without blocking: the wait runs in the
+     * lock client, and the returned future completes on whichever thread completes the client's
+     * (a Redis I/O or timer thread). Cancelling the returned future abandons the wait; a hold
+     * granted as the cancel raced is released, so a cancelled acquisition never leaves the lock held.
+     * @param request what to lock
+     * @param ownerId an id from {@link RedisLock#newOwnerId()}
+     * @return completes with the hold, or with {@code null} when the wait ran out
+     * @throws LockShutdownException if the application is shutting down
+     */
+    public CompletableFuture<@Nullable Hold> tryAcquireAsync(LockRequest request, long ownerId) {
+        Attempt attempt = begin(request, ownerId, null);
+        CompletableFuture<?> pending;
+        try (LockInstrumentation.Scope scope = attempt.observation.openScope()) {
+            pending = attempt.lock instanceof FencedLock fenced
+                    ? fenced.tryLockAndGetTokenAsync(millis(request.waitTime()), millis(request.leaseTime()),
+                            TimeUnit.MILLISECONDS, ownerId).toCompletableFuture()
+                    : attempt.lock.tryLockAsync(millis(request.waitTime()), millis(request.leaseTime()),
+                            TimeUnit.MILLISECONDS, ownerId).toCompletableFuture();
+        }
+        catch (RuntimeException ex) {
+            attempt.ended(false, null, ex);
+            throw ex;
+        }
+        CompletableFuture<@Nullable Hold> result = new CompletableFuture<>();
+        pending.whenComplete((value, error) -> {
+            Hold hold;
+            try {
+                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                boolean acquired = cause == null && (value instanceof Long || Boolean.TRUE.equals(value));
+                hold = attempt.ended(acquired, value instanceof Long token ? token : null, cause);
+                if (cause != null) {
+                    result.completeExceptionally(cause);
+                    return;
+                }
+            }
+            catch (RuntimeException ex) {
+                result.completeExceptionally(ex);
+                return;
+            }
+            if (!result.complete(hold) && hold != null) {
+                // Granted as the caller cancelled: nobody will ever release it but us.
+                releaseAsync(hold);
+            }
+        });
+        result.whenComplete((hold, error) -> {
+            if (result.isCancelled()) {
+                pending.cancel(false);
+            }
+        });
+        return result;
+    }
+
+    private Attempt begin(LockRequest request, long ownerId, @Nullable Thread thread) {
         if (shuttingDown) {
             throw new LockShutdownException(request.names().size() == 1 ? request.names().get(0)
                     : String.join(",", request.names()), request.description());
@@ -102,50 +183,7 @@ public final class LockExecutor implements AutoCloseable {
         RedisLock lock = request.names().size() == 1
                 ? factory.lock(request.names().get(0), request.type(), request.fenced())
                 : factory.multi(request.names(), request.type());
-        LockObserver obs = observer.get();
-        obs.waitStarted(request.template(), request.type());
-        LockInstrumentation.Acquire observation = instrumentation.get().acquireStarted(request, ownerId);
-        Object waiter = holds.waitStarted(request, thread);
-        long start = System.nanoTime();
-        boolean acquired;
-        Long token = null;
-        try (LockInstrumentation.Scope scope = observation.openScope()) {
-            if (lock instanceof FencedLock fenced) {
-                OptionalLong issued = fenced.tryLockAndGetToken(millis(request.waitTime()), millis(request.leaseTime()),
-                        TimeUnit.MILLISECONDS, ownerId);
-                acquired = issued.isPresent();
-                token = acquired ? issued.getAsLong() : null;
-            }
-            else {
-                acquired = lock.tryLock(millis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
-            }
-        }
-        catch (InterruptedException | RuntimeException ex) {
-            obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ERROR, System.nanoTime() - start);
-            observation.ended(LockObserver.Outcome.ERROR, ex);
-            throw ex;
-        }
-        finally {
-            holds.waitEnded(waiter);
-        }
-        long waited = System.nanoTime() - start;
-        if (!acquired) {
-            obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.TIMEOUT, waited);
-            observation.ended(LockObserver.Outcome.TIMEOUT, null);
-            return null;
-        }
-        obs.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ACQUIRED, waited);
-        LockInstrumentation.Held held = observation.acquired();
-        // A red lock's members report events under the plain lock name, not the composite's name.
-        String holdName = request.type() == LockType.RED && request.names().size() == 1 ? request.names().get(0)
-                : lock.getName();
-        ActiveHolds.Entry entry = holds.register(request, holdName, ownerId, thread);
-        Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token, held);
-        live.add(hold);
-        if (scheduler != null && maxHold != null && request.leaseTime().isNegative()) {
-            hold.maxHoldTask = scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
-        }
-        return hold;
+        return new Attempt(request, lock, ownerId, thread);
     }
 
     /**
@@ -159,40 +197,125 @@ public final class LockExecutor implements AutoCloseable {
     }
 
     /**
-     * Releases a hold from any thread. A hold whose lease was already lost is released quietly.
+     * Releases a hold from any thread, blocking until Redis answers. A hold whose lease was already
+     * lost is released quietly.
      * @param hold what {@link #tryAcquire} returned
      */
     public void release(Hold hold) {
-        if (deferRelease(hold)) {
+        if (deferRelease(hold) || !hold.finished.compareAndSet(false, true)) {
             return;
         }
+        RuntimeException error = null;
+        try {
+            if (hold.unlocked.compareAndSet(false, true)) {
+                hold.lock.unlock(hold.ownerId);
+            }
+        }
+        catch (RuntimeException ex) {
+            error = ex;
+        }
+        released(hold, error);
+    }
+
+    /**
+     * Releases a hold without blocking: the release completes on a Redis I/O thread. A hold whose
+     * lease was already lost is released quietly; the returned stage never fails.
+     * @param hold what {@link #tryAcquireAsync} returned
+     * @return completes once the hold is released (at once when a minimum hold defers the release)
+     */
+    public CompletionStage<Void> releaseAsync(Hold hold) {
+        if (deferRelease(hold) || !hold.finished.compareAndSet(false, true)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (!hold.unlocked.compareAndSet(false, true)) {
+            released(hold, null);
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletionStage<Void> unlocked;
+        try {
+            unlocked = hold.lock.unlockAsync(hold.ownerId);
+        }
+        catch (RuntimeException ex) {
+            released(hold, ex);
+            return CompletableFuture.completedFuture(null);
+        }
+        return unlocked.handle((ignored, error) -> {
+            released(hold, error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+            return null;
+        });
+    }
+
+    private void released(Hold hold, @Nullable Throwable error) {
         ScheduledFuture<?> task = hold.maxHoldTask;
         if (task != null) {
             task.cancel(false);
         }
-        try {
-            if (!hold.released) {
-                hold.released = true;
-                hold.lock.unlock(hold.ownerId);
-            }
-        }
-        catch (IllegalMonitorStateException ex) {
+        if (error instanceof IllegalMonitorStateException) {
             // The core has reported the lost lease through the listener already.
-            logger.debug("Lock '{}' was no longer held at release: {}", hold.lock.getName(), ex.getMessage());
+            logger.debug("Lock '{}' was no longer held at release: {}", hold.lock.getName(), error.getMessage());
         }
-        catch (RuntimeException ex) {
+        else if (error != null) {
             logger.warn("Could not release lock '{}' after {}; it expires with its lease", hold.lock.getName(),
-                    hold.request.description(), ex);
+                    hold.request.description(), error);
         }
-        finally {
-            if (live.remove(hold)) {
-                synchronized (liveMonitor) {
-                    liveMonitor.notifyAll();
-                }
+        if (live.remove(hold)) {
+            synchronized (liveMonitor) {
+                liveMonitor.notifyAll();
             }
-            holds.unregister(hold.entry);
-            observer.get().released(hold.request.template(), hold.request.type(), System.nanoTime() - hold.acquiredNanos);
-            hold.held.released();
+        }
+        holds.unregister(hold.entry);
+        observer.get().released(hold.request.template(), hold.request.type(), System.nanoTime() - hold.acquiredNanos);
+        hold.held.released();
+    }
+
+    /** One acquisition under way: its bookkeeping from the first try to the outcome. */
+    private final class Attempt {
+
+        final LockRequest request;
+        final RedisLock lock;
+        final long ownerId;
+        final @Nullable Thread thread;
+        final LockObserver observer;
+        final LockInstrumentation.Acquire observation;
+        final Object waiter;
+        final long start = System.nanoTime();
+
+        Attempt(LockRequest request, RedisLock lock, long ownerId, @Nullable Thread thread) {
+            this.request = request;
+            this.lock = lock;
+            this.ownerId = ownerId;
+            this.thread = thread;
+            this.observer = LockExecutor.this.observer.get();
+            observer.waitStarted(request.template(), request.type());
+            this.observation = instrumentation.get().acquireStarted(request, ownerId);
+            this.waiter = holds.waitStarted(request, thread);
+        }
+
+        @Nullable Hold ended(boolean acquired, @Nullable Long token, @Nullable Throwable error) {
+            holds.waitEnded(waiter);
+            long waited = System.nanoTime() - start;
+            if (error != null) {
+                observer.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ERROR, waited);
+                observation.ended(LockObserver.Outcome.ERROR, error);
+                return null;
+            }
+            if (!acquired) {
+                observer.acquireEnded(request.template(), request.type(), LockObserver.Outcome.TIMEOUT, waited);
+                observation.ended(LockObserver.Outcome.TIMEOUT, null);
+                return null;
+            }
+            observer.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ACQUIRED, waited);
+            LockInstrumentation.Held held = observation.acquired();
+            // A red lock's members report events under the plain lock name, not the composite's name.
+            String holdName = request.type() == LockType.RED && request.names().size() == 1 ? request.names().get(0)
+                    : lock.getName();
+            ActiveHolds.Entry entry = holds.register(request, holdName, ownerId, thread);
+            Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token, held);
+            live.add(hold);
+            if (scheduler != null && maxHold != null && request.leaseTime().isNegative()) {
+                hold.maxHoldTask = scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return hold;
         }
     }
 
@@ -202,7 +325,7 @@ public final class LockExecutor implements AutoCloseable {
      */
     private boolean deferRelease(Hold hold) {
         Duration minHold = hold.request.minHold();
-        if (minHold.isZero() || hold.deferred || hold.released || hold.entry.lost || shuttingDown) {
+        if (minHold.isZero() || hold.deferred || hold.unlocked.get() || hold.entry.lost || shuttingDown) {
             return false;
         }
         long remaining = minHold.toNanos() - (System.nanoTime() - hold.acquiredNanos);
@@ -248,7 +371,7 @@ public final class LockExecutor implements AutoCloseable {
      */
     public boolean isLeaseLost(Hold hold) {
         Duration lease = hold.request.leaseTime();
-        if (!hold.entry.lost && !hold.released && !lease.isNegative()
+        if (!hold.entry.lost && !hold.unlocked.get() && !lease.isNegative()
                 && System.nanoTime() - hold.acquiredNanos >= lease.toNanos()) {
             holds.leaseLost(hold.entry.lockName(), hold.ownerId);
         }
@@ -310,14 +433,15 @@ public final class LockExecutor implements AutoCloseable {
     }
 
     private void maxHoldReached(Hold hold) {
-        if (hold.released) {
+        if (hold.unlocked.get()) {
             return;
         }
         logger.warn("Lock '{}' held by {} for longer than distlock.watchdog.max-hold ({}); releasing it",
                 hold.lock.getName(), hold.request.description(), maxHold);
         try {
-            hold.released = true;
-            hold.lock.unlock(hold.ownerId);
+            if (hold.unlocked.compareAndSet(false, true)) {
+                hold.lock.unlock(hold.ownerId);
+            }
         }
         catch (RuntimeException ex) {
             logger.debug("Releasing lock '{}' at max-hold failed", hold.lock.getName(), ex);
@@ -348,7 +472,10 @@ public final class LockExecutor implements AutoCloseable {
         final long ownerId;
         final ActiveHolds.Entry entry;
         final long acquiredNanos;
-        volatile boolean released;
+        /** Set by whoever sends the unlock: the release, or the max-hold cap. */
+        final AtomicBoolean unlocked = new AtomicBoolean();
+        /** Set by the one release that does the bookkeeping, when a cancel races a completion. */
+        final AtomicBoolean finished = new AtomicBoolean();
         volatile boolean deferred;
         volatile @Nullable ScheduledFuture<?> maxHoldTask;
         private final @Nullable Long token;
@@ -377,7 +504,7 @@ public final class LockExecutor implements AutoCloseable {
 
         /** @return whether the hold is still valid as far as this instance knows */
         public boolean isHeld() {
-            return !released && !entry.lost;
+            return !unlocked.get() && !entry.lost;
         }
 
         /** @return fencing token, or {@code null} when unfenced */

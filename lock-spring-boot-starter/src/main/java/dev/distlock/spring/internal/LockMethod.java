@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.ReactiveAdapter;
 import org.springframework.expression.Expression;
 
 import dev.distlock.spring.DistributedLock;
@@ -24,11 +25,13 @@ import dev.distlock.spring.LockType;
  * @param fallback fallback method, or {@code null}
  * @param kind how the return type is handled
  * @param minHoldTime shortest hold, zero for none
+ * @param adapter converts a reactive return type other than Reactor's to and from a
+ *        {@code Publisher} (kind {@link Kind#ADAPTED}), or {@code null}
  */
 public record LockMethod(Method method, String description, DistributedLock annotation, String template,
         @Nullable Expression key, String keySource, @Nullable Expression condition, Duration waitTime,
         Duration leaseTime, @Nullable Method fallback, Kind kind,
-        Duration minHoldTime) {
+        Duration minHoldTime, @Nullable ReactiveAdapter adapter) {
 
     /** How a method's result is handled. */
     public enum Kind {
@@ -39,7 +42,16 @@ public record LockMethod(Method method, String description, DistributedLock anno
         /** Reactor {@code Mono}. */
         MONO,
         /** Reactor {@code Flux}. */
-        FLUX
+        FLUX,
+        /** Kotlin {@code suspend} function: Spring AOP runs it as a {@code Mono} and awaits what we return. */
+        SUSPEND,
+        /** Another reactive type ({@code Flow}, RxJava, ...), through Spring's {@code ReactiveAdapterRegistry}. */
+        ADAPTED;
+
+        /** @return whether the lock follows a publisher: acquired on subscription, released on termination */
+        public boolean isReactive() {
+            return this != SYNC && this != COMPLETION_STAGE;
+        }
     }
 
     /** @return lock type */

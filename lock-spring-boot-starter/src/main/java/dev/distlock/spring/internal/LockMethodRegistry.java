@@ -18,8 +18,11 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
@@ -180,7 +183,7 @@ public final class LockMethodRegistry {
         if (!lease.isNegative() && lease.isZero()) {
             throw new IllegalStateException(where + ": leaseTime must be positive or -1 for the watchdog");
         }
-        LockMethod.Kind kind = kind(specific.getReturnType(), where);
+        LockMethod.Kind kind = kind(specific, where);
         checkCombinations(annotation, specific, where);
         Method fallback = fallback(annotation, specific, owner, where);
         if (annotation.onFailure() == OnFailure.SKIP && specific.getReturnType().isPrimitive()
@@ -194,7 +197,7 @@ public final class LockMethodRegistry {
             logger.warn("{} also has @Async: the lock is taken on the executor thread, inside the @Async advice", where);
         }
         return new LockMethod(specific, description, annotation, template, key, annotation.key(), condition, wait,
-                lease, fallback, kind, minHold);
+                lease, fallback, kind, minHold, kind == LockMethod.Kind.ADAPTED ? adapter(specific.getReturnType()) : null);
     }
 
     @SuppressWarnings("unchecked")
@@ -240,8 +243,26 @@ public final class LockMethodRegistry {
         return false;
     }
 
-    private static LockMethod.Kind kind(Class<?> returnType, String where) {
+    private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+            LockMethodRegistry.class.getClassLoader());
+
+    private static final boolean COROUTINES_REACTOR_PRESENT = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
+            LockMethodRegistry.class.getClassLoader());
+
+    /**
+     * Decides how the lock follows the method's result. Only results whose end can be observed
+     * without blocking are accepted: anything else would release the lock while its work still runs.
+     */
+    private static LockMethod.Kind kind(Method method, String where) {
+        Class<?> returnType = method.getReturnType();
         String name = returnType.getName();
+        if (KotlinDetector.isSuspendingFunction(method)) {
+            if (!COROUTINES_REACTOR_PRESENT || !REACTOR_PRESENT) {
+                throw new IllegalStateException(where + ": a suspend function is locked through Reactor; add "
+                        + "org.jetbrains.kotlinx:kotlinx-coroutines-reactor to the classpath");
+            }
+            return LockMethod.Kind.SUSPEND;
+        }
         if (returnType == java.util.concurrent.Future.class
                 || (java.util.concurrent.Future.class.isAssignableFrom(returnType)
                         && !CompletionStage.class.isAssignableFrom(returnType))) {
@@ -251,11 +272,6 @@ public final class LockMethodRegistry {
         if (java.util.stream.BaseStream.class.isAssignableFrom(returnType)) {
             throw new IllegalStateException(where + ": return type " + name + " is consumed after the method "
                     + "returns, when the lock is released; return a List or a Flux instead");
-        }
-        if (!name.equals("reactor.core.publisher.Mono") && !name.equals("reactor.core.publisher.Flux")
-                && isPublisher(returnType)) {
-            throw new IllegalStateException(where + ": return type " + name + " is a reactive type the lock "
-                    + "cannot follow; return a Reactor Mono or Flux");
         }
         if (name.equals("reactor.core.publisher.Mono")) {
             return LockMethod.Kind.MONO;
@@ -270,7 +286,32 @@ public final class LockMethodRegistry {
             }
             return LockMethod.Kind.COMPLETION_STAGE;
         }
+        if (adapter(returnType) != null) {
+            if (!REACTOR_PRESENT) {
+                throw new IllegalStateException(where + ": return type " + name + " is locked through Reactor; add "
+                        + "io.projectreactor:reactor-core to the classpath");
+            }
+            return LockMethod.Kind.ADAPTED;
+        }
+        if (isPublisher(returnType)) {
+            throw new IllegalStateException(where + ": return type " + name + " is a reactive type the lock "
+                    + "cannot follow (no ReactiveAdapter converts it back); return a Mono, Flux, CompletionStage "
+                    + "or a type registered in Spring's ReactiveAdapterRegistry");
+        }
         return LockMethod.Kind.SYNC;
+    }
+
+    /**
+     * Returns the adapter that turns the return type into a {@code Publisher} and back, if Spring's
+     * registry has one whose own type the method may return; a subtype of a registered type (a
+     * custom {@code Publisher}) has none, since the adapter could not build it.
+     */
+    static @Nullable ReactiveAdapter adapter(Class<?> returnType) {
+        if (returnType == Object.class || returnType.isPrimitive()) {
+            return null;
+        }
+        ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType);
+        return adapter != null && returnType.isAssignableFrom(adapter.getReactiveType()) ? adapter : null;
     }
 
     private static boolean isPublisher(Class<?> type) {

@@ -1,28 +1,34 @@
 package dev.distlock.spring.internal;
 
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.core.CoroutinesUtils;
+import org.springframework.core.ReactiveAdapter;
 
 import dev.distlock.core.RedisLock;
+import dev.distlock.spring.LeaseLostPolicy;
 import dev.distlock.spring.LockAcquisitionException;
 import dev.distlock.spring.LockContext;
 import dev.distlock.spring.LockLeaseExpiredException;
-import dev.distlock.spring.LeaseLostPolicy;
 import dev.distlock.spring.OnFailure;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
-import reactor.core.scheduler.Schedulers;
 
 /**
- * Locks around Reactor {@code Mono} and {@code Flux} methods: acquired on subscription (on the
- * bounded-elastic scheduler, since acquisition blocks), released on completion, error or cancel.
+ * Locks around methods whose result is a publisher: Reactor {@code Mono} and {@code Flux}, Kotlin
+ * {@code suspend} functions (which Spring AOP runs as a {@code Mono}) and any type of Spring's
+ * {@code ReactiveAdapterRegistry}, such as Kotlin's {@code Flow}. The lock is acquired on
+ * subscription and released when the sequence completes, fails or is cancelled, both through the
+ * lock client's non-blocking API: no thread waits for the lock, and no thread blocks on Redis.
  * Present only when Reactor is on the classpath.
  */
 public final class ReactiveLockSupport {
@@ -31,37 +37,52 @@ public final class ReactiveLockSupport {
             Object target, Object[] args) {
         Flux<Object> flux = Flux.usingWhen(
                 acquire(request, executor),
-                hold -> hold.isPresent() ? run(invocation, hold.get(), executor)
+                hold -> hold.isPresent() ? run(invocation, lockMethod, hold.get(), executor)
                         : failure(lockMethod, request, target, args),
                 hold -> release(hold, executor),
                 (hold, error) -> release(hold, executor),
                 hold -> release(hold, executor));
+        ReactiveAdapter adapter = lockMethod.adapter();
+        boolean single = switch (lockMethod.kind()) {
+            case MONO, SUSPEND -> true;
+            case ADAPTED -> adapter != null && !adapter.isMultiValue();
+            default -> false;
+        };
         // Not Mono.from(flux): it cancels the source at the first value, which would skip the
         // lease check that ends the sequence and deliver the value of a method whose lease ran out.
-        return lockMethod.kind() == LockMethod.Kind.MONO ? flux.singleOrEmpty() : flux;
+        Publisher<Object> result = single ? flux.singleOrEmpty() : flux;
+        return adapter != null ? adapter.fromPublisher(result) : result;
     }
 
     /**
-     * Acquires on the bounded-elastic scheduler (acquisition blocks). A subscriber that cancels
-     * while the acquisition is still waiting never receives the hold, so the hold is released here
-     * instead: otherwise nobody would, and the watchdog would keep the lock forever.
+     * Starts the acquisition on subscription, without blocking. A subscriber that cancels while
+     * the acquisition waits cancels it in the client; a hold granted as the cancel raced never
+     * reaches the subscriber, so it is released here: otherwise nobody would, and the watchdog would
+     * keep the lock forever.
      */
     private static Mono<Optional<LockExecutor.Hold>> acquire(LockRequest request, LockExecutor executor) {
         return Mono.create(sink -> {
-            AtomicReference<LockExecutor.Hold> unclaimed = new AtomicReference<>();
+            CompletableFuture<LockExecutor.@Nullable Hold> pending;
+            try {
+                // Started here, on the subscriber's thread: the acquisition's spans keep its parent.
+                pending = executor.tryAcquireAsync(request, RedisLock.newOwnerId());
+            }
+            catch (Throwable ex) {
+                sink.error(ex);
+                return;
+            }
+            AtomicReference<LockExecutor.@Nullable Hold> unclaimed = new AtomicReference<>();
             AtomicBoolean cancelled = new AtomicBoolean();
             sink.onCancel(() -> {
                 cancelled.set(true);
+                pending.cancel(false);
                 releaseUnclaimed(unclaimed, executor);
             });
-            // Subscribed here, on the subscriber's thread: the acquisition's spans keep its parent.
-            Disposable task = Schedulers.boundedElastic().schedule(executor.propagating(() -> {
-                LockExecutor.Hold hold;
-                try {
-                    hold = executor.tryAcquire(request, RedisLock.newOwnerId(), null);
-                }
-                catch (Throwable ex) {
-                    sink.error(ex);
+            pending.whenComplete((hold, error) -> {
+                if (error != null) {
+                    if (!(error instanceof CancellationException)) {
+                        sink.error(error);
+                    }
                     return;
                 }
                 if (hold == null) {
@@ -77,30 +98,28 @@ public final class ReactiveLockSupport {
                 // Delivered: from here on usingWhen releases it. A cancel that raced the delivery
                 // finds it still unclaimed and releases it, since the value was then dropped.
                 unclaimed.compareAndSet(hold, null);
-            }));
-            sink.onDispose(() -> {
-                if (cancelled.get()) {
-                    task.dispose();
-                }
             });
         });
     }
 
-    private static void releaseUnclaimed(AtomicReference<LockExecutor.Hold> unclaimed, LockExecutor executor) {
+    private static void releaseUnclaimed(AtomicReference<LockExecutor.@Nullable Hold> unclaimed, LockExecutor executor) {
         LockExecutor.Hold hold = unclaimed.getAndSet(null);
         if (hold != null) {
-            executor.release(hold);
+            executor.releaseAsync(hold);
         }
     }
 
-    private static Publisher<Object> run(MethodInvocation invocation, LockExecutor.Hold hold, LockExecutor executor) {
+    private static Publisher<Object> run(MethodInvocation invocation, LockMethod lockMethod, LockExecutor.Hold hold,
+            LockExecutor executor) {
         Sinks.Empty<Void> lost = Sinks.empty();
         hold.onLeaseLost(() -> lost.tryEmitEmpty());
         Publisher<Object> source;
+        // Current while the method assembles its publisher; a suspend function's body captures it
+        // here too, when Reactor propagates thread-locals (Spring's CoroutinesUtils).
         LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         LockContext context = LockContext.current();
         try {
-            source = proceed(invocation);
+            source = toPublisher(lockMethod, proceed(invocation));
         }
         catch (Throwable ex) {
             return Flux.error(ex);
@@ -116,18 +135,26 @@ public final class ReactiveLockSupport {
                 .concatWith(Mono.defer(() -> executor.isLeaseLost(hold) && executor.holds().policy() != LeaseLostPolicy.LOG
                         ? Mono.error(new LockLeaseExpiredException(hold.name(), hold.request.description()))
                         : Mono.empty()))
-                // Operators of the method's chain may run on any thread: LockContext.currentMono() reads this.
+                // Operators of the method's chain may run on any thread: ReactorLockContext.current()
+                // reads this, and context-propagation restores LockContext.current() from it.
                 .contextWrite(ctx -> ctx.put(LockContext.class, context));
     }
 
-    @SuppressWarnings("unchecked")
-    private static Publisher<Object> proceed(MethodInvocation invocation) throws Throwable {
+    private static @Nullable Object proceed(MethodInvocation invocation) throws Throwable {
         // A publisher may be subscribed more than once: each subscription runs its own invocation.
         MethodInvocation call = invocation instanceof ProxyMethodInvocation proxy ? proxy.invocableClone() : invocation;
-        return (Publisher<Object>) call.proceed();
+        return call.proceed();
     }
 
     @SuppressWarnings("unchecked")
+    private static @Nullable Publisher<Object> toPublisher(LockMethod lockMethod, @Nullable Object result) {
+        if (result == null) {
+            return null;
+        }
+        ReactiveAdapter adapter = lockMethod.adapter();
+        return (Publisher<Object>) (adapter != null ? adapter.toPublisher(result) : result);
+    }
+
     private static Publisher<Object> failure(LockMethod lockMethod, LockRequest request, Object target, Object[] args) {
         OnFailure policy = lockMethod.annotation().onFailure();
         if (policy == OnFailure.THROW) {
@@ -137,8 +164,11 @@ public final class ReactiveLockSupport {
             return Flux.empty();
         }
         try {
-            Object result = DistributedLockInterceptor.invokeFallback(lockMethod, target, args);
-            return result != null ? (Publisher<Object>) result : Flux.empty();
+            Object result = lockMethod.kind() == LockMethod.Kind.SUSPEND
+                    ? CoroutinesUtils.invokeSuspendingFunction(lockMethod.fallback(), target, args)
+                    : DistributedLockInterceptor.invokeFallback(lockMethod, target, args);
+            Publisher<Object> source = toPublisher(lockMethod, result);
+            return source != null ? source : Flux.empty();
         }
         catch (Throwable ex) {
             return Flux.error(ex);
@@ -146,6 +176,6 @@ public final class ReactiveLockSupport {
     }
 
     private static Mono<Void> release(Optional<LockExecutor.Hold> hold, LockExecutor executor) {
-        return hold.map(h -> Mono.<Void>fromRunnable(() -> executor.release(h))).orElse(Mono.empty());
+        return hold.map(h -> Mono.fromCompletionStage(() -> executor.releaseAsync(h)).then()).orElse(Mono.empty());
     }
 }

@@ -182,7 +182,7 @@ class DistlockAutoConfigurationTests {
                 DistlockAspectAutoConfiguration.ReactorConfiguration.class, DistlockMetricsAutoConfiguration.class,
                 DistlockHealthAutoConfiguration.class, DistlockEndpointAutoConfiguration.class,
                 DistlockAutoConfiguration.DataRedisConnectionDetailsConfiguration.class,
-                DistlockWebMvcAutoConfiguration.class)) {
+                DistlockWebMvcAutoConfiguration.class, DistlockEventsAutoConfiguration.class)) {
             for (Method method : configuration.getDeclaredMethods()) {
                 if (AnnotatedElementUtils.hasAnnotation(method, Bean.class)
                         && !AnnotatedElementUtils.hasAnnotation(method, ConditionalOnMissingBean.class)

@@ -267,6 +267,11 @@ public abstract class AbstractRedisLock implements RedisLock, Cloneable {
         viewListeners.forEach(listener -> listener.onTimeout(name, ownerId, waitNanos));
     }
 
+    void reportReleasing(long ownerId) {
+        engine.listener().onReleasing(name, ownerId);
+        viewListeners.forEach(listener -> listener.onReleasing(name, ownerId));
+    }
+
     void reportReleased(long ownerId) {
         engine.listener().onReleased(name, ownerId);
         viewListeners.forEach(listener -> listener.onReleased(name, ownerId));

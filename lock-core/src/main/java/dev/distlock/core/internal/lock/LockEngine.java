@@ -276,11 +276,18 @@ public final class LockEngine implements AutoCloseable {
 
     /**
      * Starts a Redis call, turning a synchronous failure (e.g. cannot connect) into a failed future.
+     * When the command connection is not open yet (first use, or reopened after a demotion), the
+     * call starts on the connecting thread instead: calls are also started from Redis I/O threads
+     * (the next step of an acquisition), where opening a connection would wait for that very thread.
      * @param call the call
      * @param <T> reply type
      * @return the pending reply
      */
     public <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> call) {
+        return whenConnected(false, call);
+    }
+
+    private static <T> CompletableFuture<T> invoke(Supplier<CompletableFuture<T>> call) {
         try {
             return call.get();
         }
@@ -299,7 +306,7 @@ public final class LockEngine implements AutoCloseable {
      */
     public <T> CompletableFuture<T> whenConnected(boolean pubSub, Supplier<CompletableFuture<T>> step) {
         if (connector.commandsReady() && (!pubSub || subscriptions.connected())) {
-            return call(step);
+            return invoke(step);
         }
         return offload(step);
     }
@@ -312,7 +319,7 @@ public final class LockEngine implements AutoCloseable {
      */
     public <T> CompletableFuture<T> offload(Supplier<CompletableFuture<T>> step) {
         try {
-            return CompletableFuture.supplyAsync(() -> call(step), connecting).thenCompose(reply -> reply);
+            return CompletableFuture.supplyAsync(() -> invoke(step), connecting).thenCompose(reply -> reply);
         }
         catch (RejectedExecutionException ex) {
             return CompletableFuture.failedFuture(closedException("(client)", ex));

@@ -40,6 +40,9 @@ final class Release {
     CompletableFuture<Void> run() {
         if (hold != null) {
             engine.holds().releasing(hold);
+            if (hold.count() <= 1) {
+                lock.reportReleasing(ownerId);
+            }
         }
         return releaseOnce().handle((result, failure) -> {
             if (failure != null) {

@@ -27,6 +27,11 @@ final class SafeLockListener implements LockListener {
     }
 
     @Override
+    public void onReleasing(String lockName, long ownerId) {
+        guard(() -> delegate.onReleasing(lockName, ownerId), "onReleasing", lockName);
+    }
+
+    @Override
     public void onReleased(String lockName, long ownerId) {
         guard(() -> delegate.onReleased(lockName, ownerId), "onReleased", lockName);
     }

@@ -1,0 +1,80 @@
+package dev.distlock.samples.handoff;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.distlock.samples.Concurrently;
+import dev.distlock.spring.LockAcquisitionException;
+
+/**
+ * The hand-off demo: {@code workers} threads each take the {@code baton} lock {@code rounds} times,
+ * an impatient one gives up after 100 ms, and one overruns the fixed lease of
+ * {@code baton-overrun}. Its picture is the page's timeline.
+ */
+@RestController
+@RequestMapping("/api/demo")
+class HandoffController {
+
+    private final Baton baton;
+
+    private final Duration work;
+
+    HandoffController(Baton baton, @Value("${samples.handoff-time:400ms}") Duration work) {
+        this.baton = baton;
+        this.work = work;
+    }
+
+    @PostMapping("/handoff")
+    HandoffDemo demo(@RequestParam(defaultValue = "5") int workers, @RequestParam(defaultValue = "3") int rounds) {
+        if (workers < 1 || workers > 16) {
+            throw new IllegalArgumentException("'workers' must be between 1 and 16, was " + workers);
+        }
+        if (rounds < 1 || rounds > 20) {
+            throw new IllegalArgumentException("'rounds' must be between 1 and 20, was " + rounds);
+        }
+        // Two more threads than workers: the impatient one and the one that overruns its lease.
+        List<Boolean> held = Concurrently.run(workers + 2, Duration.ofMillis(20), i -> {
+            if (i == workers) {
+                Thread.currentThread().setName("impatient");
+                return tryOnce();
+            }
+            if (i == workers + 1) {
+                Thread.currentThread().setName("overrunner");
+                baton.overrun(Duration.ofMillis(600));
+                return Boolean.TRUE;
+            }
+            Thread.currentThread().setName("worker-" + (i + 1));
+            for (int round = 0; round < rounds; round++) {
+                baton.hold(work);
+            }
+            return Boolean.TRUE;
+        });
+        return new HandoffDemo(workers, rounds, workers * rounds, held.get(workers));
+    }
+
+    private Boolean tryOnce() {
+        try {
+            baton.holdIfQuick(work);
+            return Boolean.TRUE;
+        }
+        catch (LockAcquisitionException ex) {
+            return Boolean.FALSE;
+        }
+    }
+
+    /**
+     * What ran.
+     * @param workers patient workers
+     * @param rounds holds per worker
+     * @param holds holds of the patient workers
+     * @param impatientHeld whether the impatient worker got the baton within 100 ms
+     */
+    record HandoffDemo(int workers, int rounds, int holds, boolean impatientHeld) {
+    }
+}
