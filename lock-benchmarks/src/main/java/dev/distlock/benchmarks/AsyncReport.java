@@ -2,6 +2,7 @@ package dev.distlock.benchmarks;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /** Renders the async scenarios' own table (W) and their targets. */
@@ -55,10 +56,26 @@ final class AsyncReport {
                 .append(handOff(d)).append(" | | | | ").append(Report.fixed(d.perOp("calls"))).append(" |\n"));
     }
 
+    /** Appends the interleaved cross-check of CA64, if it ran. */
+    static void interleaved(StringBuilder md, Map<String, Double> inFlight) {
+        if (inFlight.isEmpty()) {
+            return;
+        }
+        md.append("\n### Cross-check: 64 in flight, libraries interleaved in one JVM\n\n");
+        md.append("Fresh-key lock+unlock, 64 at a time: `distlock` with 64 blocking threads, the async libraries with"
+                + " one caller thread and 64 chains (as CA64). Libraries take turns in 0.8 s rounds (rotating order),"
+                + " median of 5 rounds after 2 warmup rounds.\n\n");
+        md.append("| Library | ops/s | x distlock (64 threads) | x redisson-async |\n|---|---|---:|---:|\n");
+        inFlight.forEach((lib, rate) -> md.append("| ").append(lib.equals(InterleavedInFlight.BLOCKING)
+                ? "distlock (64 blocking threads)" : lib + " (1 thread, 64 in flight)").append(" | ")
+                .append(String.format(Locale.ROOT, "%,.0f", rate)).append(" | ")
+                .append(Report.fixed(rate / inFlight.getOrDefault(InterleavedInFlight.BLOCKING, Double.NaN))).append(" | ")
+                .append(Report.fixed(rate / inFlight.getOrDefault("redisson-async", Double.NaN))).append(" |\n"));
+    }
+
     /** Appends the targets of the async scenarios that ran. */
-    static void targets(StringBuilder md, List<RunComparison.Row> rows, Baseline baseline) {
-        Optional<RunComparison.Row> async = waitersRow(rows, "distlock-async");
-        async.ifPresent(w -> {
+    static void targets(StringBuilder md, List<RunComparison.Row> rows, Map<String, Double> inFlight, Baseline baseline) {
+        waitersRow(rows, "distlock-async").ifPresent(w -> {
             long granted = number(w, "granted");
             long waiters = number(w, "waiters");
             Report.target(md, "W: every async waiter granted and released, every round (distlock-async)",
@@ -86,6 +103,17 @@ final class AsyncReport {
                     "CA64: distlock-async >= " + (int) IN_FLIGHT_VS_REDISSON + "x redisson-async", ratioText(a, r),
                     a.score() >= IN_FLIGHT_VS_REDISSON * r.score()));
         });
+        Double async = inFlight.get("distlock-async");
+        Double blocking = inFlight.get(InterleavedInFlight.BLOCKING);
+        Double redisson = inFlight.get("redisson-async");
+        if (async != null && blocking != null && redisson != null) {
+            Report.target(md, "CA64 (interleaved): distlock-async >= " + IN_FLIGHT_VS_BLOCKING + "x 64 blocking threads",
+                    String.format(Locale.ROOT, "%.2fx (%,.0f vs %,.0f ops/s)", async / blocking, async, blocking),
+                    async >= IN_FLIGHT_VS_BLOCKING * blocking);
+            Report.target(md, "CA64 (interleaved): distlock-async >= " + (int) IN_FLIGHT_VS_REDISSON + "x redisson-async",
+                    String.format(Locale.ROOT, "%.2fx (%,.0f vs %,.0f ops/s)", async / redisson, async, redisson),
+                    async >= IN_FLIGHT_VS_REDISSON * redisson);
+        }
         baseline.target(md, rows);
     }
 

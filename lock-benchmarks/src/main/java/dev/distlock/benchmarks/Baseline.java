@@ -99,8 +99,9 @@ final class Baseline {
                     .append(String.format(Locale.ROOT, "%,.0f +- %,.0f", row.score(), row.error())).append(" | ")
                     .append(Report.fixed(row.score() / before.score())).append(" | ")
                     .append(overlap(row, before) ? "yes" : "no").append(" | ").append(before.handOff()).append(" | ")
-                    .append(row.metrics().containsKey("handoff.p99.us") ? row.metric("handoff.p50.us") + " / "
-                            + row.metric("handoff.p99.us") : "").append(" |\n");
+                    .append(row.metrics().containsKey("handoff.p99.us") ? String.format(Locale.ROOT, "%,d / %,d",
+                            Long.parseLong(row.metric("handoff.p50.us")), Long.parseLong(row.metric("handoff.p99.us"))) : "")
+                    .append(" |\n");
         }
     }
 

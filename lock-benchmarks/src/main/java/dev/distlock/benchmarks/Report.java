@@ -28,7 +28,7 @@ final class Report {
 
     static String markdown(List<RunComparison.Row> rows, Map<String, CommandCounter.Cost> costs,
             Map<String, String> costNotes, Map<String, CommandCounter.Renewals> renewals,
-            Map<String, Map<String, Double>> interleaved, Setup setup, Baseline baseline) {
+            Map<String, Map<String, Double>> interleaved, Map<String, Double> inFlight, Setup setup, Baseline baseline) {
         StringBuilder md = new StringBuilder();
         md.append("Measured ").append(setup.started().truncatedTo(ChronoUnit.SECONDS)).append(" on ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
@@ -88,6 +88,8 @@ final class Report {
                     .append(fixed(rate / rates.getOrDefault("redisson", Double.NaN))).append(" |\n")));
         }
 
+        AsyncReport.interleaved(md, inFlight);
+
         if (!costs.isEmpty() || !costNotes.isEmpty()) {
             costs(md, costs, costNotes);
         }
@@ -137,7 +139,7 @@ final class Report {
                 target(md, "D (8 clients): hand-off p99 <= Redisson's", dp + " us vs " + rp + " us", dp <= rp);
             }
         }));
-        AsyncReport.targets(md, rows, baseline);
+        AsyncReport.targets(md, rows, inFlight, baseline);
         if (lease != null) {
             target(md, "E: exactly 2 network commands per uncontended lock+unlock", fixed(lease.networkCommands()),
                     Math.abs(lease.networkCommands() - 2) < 0.005);

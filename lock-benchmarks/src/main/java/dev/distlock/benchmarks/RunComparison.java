@@ -35,7 +35,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <p>System properties: {@code distlock.bench.results} (report path, default {@code results.md}),
  * {@code distlock.bench.only} (comma-separated scenario ids: A B C16 C64 D1 D8 F R CA64 W, E for
- * the command counts, I for the interleaved cross-check; default all),
+ * the command counts, I for the interleaved cross-check of A and C64, IA for that of CA64; default all),
  * {@code distlock.bench.warmup} / {@code distlock.bench.measure} ({@code iterations x seconds},
  * defaults {@code 2x2} and {@code 3x3}; W's single-shot rounds use the iteration counts only),
  * {@code distlock.bench.baseline} (an earlier report to compare the rerun rows with, default the
@@ -147,6 +147,12 @@ public final class RunComparison {
                 }
             }
 
+            Map<String, Double> inFlight = new LinkedHashMap<>();
+            if (only.isEmpty() || only.contains("IA")) {
+                inFlight = new InterleavedInFlight(port).run();
+                System.out.println("interleaved 64 in flight: " + inFlight);
+            }
+
             List<Row> rows = new ArrayList<>();
             for (Scenario scenario : SCENARIOS) {
                 if (!only.isEmpty() && !only.contains(scenario.id())) {
@@ -165,7 +171,7 @@ public final class RunComparison {
                     rows.addAll(run(scenario, runnable, port, metricsDir, warmup, measure));
                 }
             }
-            String markdown = Report.markdown(rows, costs, costNotes, renewals, interleaved, new Report.Setup(started,
+            String markdown = Report.markdown(rows, costs, costNotes, renewals, interleaved, inFlight, new Report.Setup(started,
                     Duration.between(started, Instant.now()), redisVersion, warmup, measure, loadAtStart, Report.loadAverage()), baseline);
             Files.writeString(report, markdown);
             System.out.println(markdown);
