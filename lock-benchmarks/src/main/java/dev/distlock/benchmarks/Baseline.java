@@ -28,15 +28,13 @@ final class Baseline {
     private static final Pattern SCORE = Pattern.compile("([\\d,]+) \\+- ([\\d,]+)");
     private static final Pattern MEASURED = Pattern.compile("Measured (\\S+) on");
 
-    /** One earlier row: ops/s, its 99.9% interval and the hand-off cell as printed. */
-    record Entry(double score, double error, String handOff) {
+    /** One earlier row: when it was measured, ops/s, its 99.9% interval and the hand-off cell as printed. */
+    record Entry(String measured, double score, double error, String handOff) {
     }
 
-    private final String measured;
     private final Map<String, Entry> entries;
 
-    private Baseline(String measured, Map<String, Entry> entries) {
-        this.measured = measured;
+    private Baseline(Map<String, Entry> entries) {
         this.entries = entries;
     }
 
@@ -47,26 +45,28 @@ final class Baseline {
      */
     static Baseline read(@Nullable Path file) {
         if (file == null || !Files.isRegularFile(file)) {
-            return new Baseline("", Map.of());
+            return new Baseline(Map.of());
         }
         try {
             String measured = "";
             Map<String, Entry> entries = new LinkedHashMap<>();
             for (String line : Files.readAllLines(file)) {
                 Matcher when = MEASURED.matcher(line);
-                if (measured.isEmpty() && when.find()) {
+                // A report may keep older sections below the latest run, each under its own date.
+                if (when.find()) {
                     measured = when.group(1);
                 }
                 String[] cells = line.split("\\s*\\|\\s*", -1);
                 // "| title | lib | ops +- ci | ..." splits into "", title, lib, score, ...
-                if (cells.length >= 10 && SCORE.matcher(cells[3]).matches()) {
+                // Scenario titles read "A: ...": the comparison tables, keyed by bare ids, are not rows to compare with.
+                if (cells.length >= 10 && cells[1].contains(":") && SCORE.matcher(cells[3]).matches()) {
                     Matcher score = SCORE.matcher(cells[3]);
                     score.matches();
-                    entries.putIfAbsent(cells[1] + "|" + cells[2], new Entry(number(score.group(1)), number(score.group(2)),
-                            cells[9]));
+                    entries.putIfAbsent(cells[1] + "|" + cells[2], new Entry(measured, number(score.group(1)),
+                            number(score.group(2)), cells[9]));
                 }
             }
-            return new Baseline(measured, entries);
+            return new Baseline(entries);
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -87,14 +87,15 @@ final class Baseline {
         if (rerun.isEmpty()) {
             return;
         }
-        md.append("\n### Against the previous results (measured ").append(measured).append(")\n\n");
+        md.append("\n### Against the previous results\n\n");
         md.append("The rows this run repeated, beside the previous `results.md`. Intervals are JMH's 99.9% intervals;"
                 + " \"overlap\" says whether the two intervals share any value.\n\n");
-        md.append("| Scenario | Library | before ops/s | now ops/s | now / before | intervals overlap | hand-off p50 / p99 before (us) | now (us) |\n");
-        md.append("|---|---|---:|---:|---:|---|---:|---:|\n");
+        md.append("| Scenario | Library | before: measured | before ops/s | now ops/s | now / before | intervals overlap | hand-off p50 / p99 before (us) | now (us) |\n");
+        md.append("|---|---|---|---:|---:|---:|---|---:|---:|\n");
         for (RunComparison.Row row : rerun) {
             Entry before = before(row);
             md.append("| ").append(row.scenario().id()).append(" | ").append(row.lib()).append(" | ")
+                    .append(before.measured()).append(" | ")
                     .append(String.format(Locale.ROOT, "%,.0f +- %,.0f", before.score(), before.error())).append(" | ")
                     .append(String.format(Locale.ROOT, "%,.0f +- %,.0f", row.score(), row.error())).append(" | ")
                     .append(Report.fixed(row.score() / before.score())).append(" | ")
@@ -108,6 +109,7 @@ final class Baseline {
     /** Appends the no-regression target for the blocking path, if there is an earlier run. */
     void target(StringBuilder md, List<RunComparison.Row> rows) {
         StringBuilder measuredText = new StringBuilder();
+        String measured = "";
         boolean met = true;
         for (String id : GUARDED) {
             RunComparison.Row row = Report.find(rows, id, "distlock").orElse(null);
@@ -116,6 +118,7 @@ final class Baseline {
                 continue;
             }
             double ratio = row.score() / before.score();
+            measured = before.measured();
             met &= ratio >= FLOOR;
             measuredText.append(measuredText.isEmpty() ? "" : "; ").append(id).append(" ")
                     .append(Report.fixed(ratio)).append("x").append(overlap(row, before) ? "" : " (intervals apart)");
