@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Runs the whole Distlock / Redisson / Spring Integration / raw-floor comparison and writes
-# lock-benchmarks/results.md. About 8 minutes on 2 cores.
+# lock-benchmarks/results.md. About 10 minutes on 2 cores.
 #
 #   lock-benchmarks/run.sh                       # everything
-#   ONLY=A,C64 lock-benchmarks/run.sh            # some scenarios (A B C16 C64 D1 D8 F R E)
-#   WARMUP=2x3 MEASURE=3x5 lock-benchmarks/run.sh  # longer iterations (iterations x seconds)
+#   ONLY=A,C64 lock-benchmarks/run.sh            # some scenarios (A B C16 C64 D1 D8 F R CA64 W E I)
+#   WARMUP=2x3 MEASURE=3x5 lock-benchmarks/run.sh  # longer iterations (iterations x seconds;
+#                                                  # W's single-shot rounds use the counts only)
+#
+# The rows a run repeats are compared with results.md as it was before the run (BASELINE=file to
+# compare with another report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +19,7 @@ mkdir -p lock-benchmarks/target
 exec java -Xmx1g \
   -cp "lock-benchmarks/target/classes:$(cat lock-benchmarks/target/benchmark.classpath)" \
   -Ddistlock.bench.results="${RESULTS:-lock-benchmarks/results.md}" \
+  -Ddistlock.bench.baseline="${BASELINE:-${RESULTS:-lock-benchmarks/results.md}}" \
   -Ddistlock.bench.out=lock-benchmarks/target/bench-metrics \
   -Ddistlock.bench.only="${ONLY:-}" \
   -Ddistlock.bench.warmup="${WARMUP:-2x2}" \

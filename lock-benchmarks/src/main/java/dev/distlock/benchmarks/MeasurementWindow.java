@@ -42,6 +42,7 @@ final class MeasurementWindow {
     private long measuredTimeouts;
     private long[] handOffs = new long[1 << 14];
     private int handOffCount;
+    private final Map<String, Long> extras = new TreeMap<>();
 
     private final int threads;
 
@@ -98,8 +99,40 @@ final class MeasurementWindow {
         }
     }
 
+    /**
+     * Records a scenario's own figure over the measurement iterations, keeping the largest value.
+     * @param key property name
+     * @param value this iteration's value
+     */
+    synchronized void maximum(String key, long value) {
+        if (measuring) {
+            extras.merge(key, value, Math::max);
+        }
+    }
+
+    /**
+     * Records a scenario's own figure over the measurement iterations, adding up the values.
+     * @param key property name
+     * @param value this iteration's value
+     */
+    synchronized void total(String key, long value) {
+        if (measuring) {
+            extras.merge(key, value, Long::sum);
+        }
+    }
+
+    /**
+     * Records a figure of the trial's first invocation, warmup included: what a cold client costs.
+     * @param key property name
+     * @param value the value, kept only if none was recorded yet
+     */
+    synchronized void first(String key, long value) {
+        extras.putIfAbsent(key, value);
+    }
+
     void write() {
         Properties p = new Properties();
+        extras.forEach((key, value) -> p.setProperty(key, Long.toString(value)));
         p.setProperty("ops", Long.toString(measuredOps));
         p.setProperty("timeouts", Long.toString(measuredTimeouts));
         p.setProperty("calls", Long.toString(calls.entrySet().stream()

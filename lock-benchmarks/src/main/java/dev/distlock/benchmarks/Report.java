@@ -1,5 +1,6 @@
 package dev.distlock.benchmarks;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -11,16 +12,23 @@ import java.util.Optional;
 /** Renders the comparison as Markdown. */
 final class Report {
 
-    /** Run conditions printed above the tables. */
-    record Setup(Instant started, Duration took, String redisVersion, int[] warmup, int[] measure) {
+    /** Run conditions printed above the tables; load averages are NaN where the OS gives none. */
+    record Setup(Instant started, Duration took, String redisVersion, int[] warmup, int[] measure, double loadAtStart,
+            double loadAtEnd) {
     }
 
     private Report() {
     }
 
+    /** @return the machine's one-minute load average, or NaN where the OS gives none */
+    static double loadAverage() {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? Double.NaN : load;
+    }
+
     static String markdown(List<RunComparison.Row> rows, Map<String, CommandCounter.Cost> costs,
             Map<String, String> costNotes, Map<String, CommandCounter.Renewals> renewals,
-            Map<String, Map<String, Double>> interleaved, Setup setup) {
+            Map<String, Map<String, Double>> interleaved, Map<String, Double> inFlight, Setup setup, Baseline baseline) {
         StringBuilder md = new StringBuilder();
         md.append("Measured ").append(setup.started().truncatedTo(ChronoUnit.SECONDS)).append(" on ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
@@ -29,7 +37,9 @@ final class Report {
                 .append(setup.warmup()[0]).append(" x ").append(setup.warmup()[1]).append(" s, measurement ")
                 .append(setup.measure()[0]).append(" x ").append(setup.measure()[1]).append(" s. Whole run: ")
                 .append(setup.took().truncatedTo(ChronoUnit.SECONDS).toString().substring(2).toLowerCase(Locale.ROOT))
-                .append(".\n\n");
+                .append(". Load average (1 min, whole machine, shared with other work): ")
+                .append(fixed(setup.loadAtStart())).append(" at the start, ").append(fixed(setup.loadAtEnd()))
+                .append(" at the end.\n\n");
 
         md.append("### Throughput\n\n");
         md.append("Redis calls/op: `INFO commandstats` calls (including those run inside scripts) over the measurement"
@@ -40,6 +50,9 @@ final class Report {
         md.append("| Scenario | Library | ops/s (+- 99.9% CI) | x raw floor | x Redisson | Redis calls/op | scripts/op | Redis CPU us/op | hand-off p50 / p99 (us) | fairness (min-max per thread) |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (RunComparison.Row row : rows) {
+            if (row.scenario().id().equals("W")) {
+                continue;
+            }
             md.append("| ").append(row.scenario().title()).append(" | ").append(row.lib()).append(" | ");
             if (!row.measured()) {
                 md.append(row.note()).append(" | | | | | | | |\n");
@@ -60,6 +73,9 @@ final class Report {
             md.append(" |\n");
         }
 
+        AsyncReport.waiters(md, rows);
+        baseline.comparison(md, rows);
+
         if (!interleaved.isEmpty()) {
             md.append("\n### Cross-check: uncontended, libraries interleaved in one JVM\n\n");
             md.append("Fresh-key lock+unlock, libraries taking turns in 0.8 s rounds (rotating order), median of 5 rounds:"
@@ -72,19 +88,11 @@ final class Report {
                     .append(fixed(rate / rates.getOrDefault("redisson", Double.NaN))).append(" |\n")));
         }
 
-        md.append("\n### E: cost of one uncontended lock+unlock\n\n");
-        md.append("Network commands: what the client sent, from `MONITOR` (script-internal commands excluded)."
-                + " Redis calls: `INFO commandstats` delta (script-internal commands included). Bytes: `INFO stats`"
-                + " `total_net_input_bytes`/`total_net_output_bytes` deltas over 1,000 operations.\n\n");
-        md.append("| Library | network commands | commands sent per 100 ops | Redis calls | bytes to Redis | bytes from Redis | Redis CPU us | connections |\n");
-        md.append("|---|---:|---|---:|---:|---:|---:|---:|\n");
-        costs.forEach((lib, cost) -> md.append("| ").append(lib).append(" | ").append(fixed(cost.networkCommands()))
-                .append(" | ").append(cost.commands().toString().replaceAll("[{}]", "")).append(" | ")
-                .append(fixed(cost.redisCalls())).append(" | ").append(String.format(Locale.ROOT, "%.0f", cost.bytesIn()))
-                .append(" | ").append(String.format(Locale.ROOT, "%.0f", cost.bytesOut())).append(" | ")
-                .append(fixed(cost.cpuMicros())).append(" | ").append(cost.connections()).append(" |\n"));
-        costNotes.forEach((lib, note) -> md.append("| ").append(lib).append(" | failed: ").append(note).append(" | | | | | | |\n"));
+        AsyncReport.interleaved(md, inFlight);
 
+        if (!costs.isEmpty() || !costNotes.isEmpty()) {
+            costs(md, costs, costNotes);
+        }
         if (!renewals.isEmpty()) {
             md.append("\n### B: watchdog renewals\n\n");
             md.append("50 locks held with a 3 s watchdog (renewal every 1 s), commands sent over 3.3 s (`MONITOR`).\n\n");
@@ -131,11 +139,27 @@ final class Report {
                 target(md, "D (8 clients): hand-off p99 <= Redisson's", dp + " us vs " + rp + " us", dp <= rp);
             }
         }));
+        AsyncReport.targets(md, rows, inFlight, baseline);
         if (lease != null) {
             target(md, "E: exactly 2 network commands per uncontended lock+unlock", fixed(lease.networkCommands()),
                     Math.abs(lease.networkCommands() - 2) < 0.005);
         }
         return md.toString();
+    }
+
+    private static void costs(StringBuilder md, Map<String, CommandCounter.Cost> costs, Map<String, String> costNotes) {
+        md.append("\n### E: cost of one uncontended lock+unlock\n\n");
+        md.append("Network commands: what the client sent, from `MONITOR` (script-internal commands excluded)."
+                + " Redis calls: `INFO commandstats` delta (script-internal commands included). Bytes: `INFO stats`"
+                + " `total_net_input_bytes`/`total_net_output_bytes` deltas over 1,000 operations.\n\n");
+        md.append("| Library | network commands | commands sent per 100 ops | Redis calls | bytes to Redis | bytes from Redis | Redis CPU us | connections |\n");
+        md.append("|---|---:|---|---:|---:|---:|---:|---:|\n");
+        costs.forEach((lib, cost) -> md.append("| ").append(lib).append(" | ").append(fixed(cost.networkCommands()))
+                .append(" | ").append(cost.commands().toString().replaceAll("[{}]", "")).append(" | ")
+                .append(fixed(cost.redisCalls())).append(" | ").append(String.format(Locale.ROOT, "%.0f", cost.bytesIn()))
+                .append(" | ").append(String.format(Locale.ROOT, "%.0f", cost.bytesOut())).append(" | ")
+                .append(fixed(cost.cpuMicros())).append(" | ").append(cost.connections()).append(" |\n"));
+        costNotes.forEach((lib, note) -> md.append("| ").append(lib).append(" | failed: ").append(note).append(" | | | | | | |\n"));
     }
 
     private static void interleavedTarget(StringBuilder md, Map<String, Double> rates, String target, String base,
@@ -146,11 +170,11 @@ final class Report {
         }
     }
 
-    private static void target(StringBuilder md, String target, String measured, boolean met) {
+    static void target(StringBuilder md, String target, String measured, boolean met) {
         md.append("| ").append(target).append(" | ").append(measured).append(" | ").append(met ? "yes" : "**no**").append(" |\n");
     }
 
-    private static Optional<RunComparison.Row> find(List<RunComparison.Row> rows, String scenario, String lib) {
+    static Optional<RunComparison.Row> find(List<RunComparison.Row> rows, String scenario, String lib) {
         return rows.stream().filter(r -> r.scenario().id().equals(scenario) && r.lib().equals(lib) && r.measured()).findFirst();
     }
 
@@ -161,21 +185,21 @@ final class Report {
     }
 
     /** Redisson in the same scenario, in the same lock kind. */
-    private static Optional<RunComparison.Row> redisson(List<RunComparison.Row> rows, RunComparison.Row row) {
+    static Optional<RunComparison.Row> redisson(List<RunComparison.Row> rows, RunComparison.Row row) {
         return rows.stream().filter(r -> r.scenario() == row.scenario() && r.lib().startsWith("redisson") && r.measured())
                 .findFirst();
     }
 
-    private static double ratioOf(RunComparison.Row row, Optional<RunComparison.Row> base) {
+    static double ratioOf(RunComparison.Row row, Optional<RunComparison.Row> base) {
         return base.map(b -> row.score() / b.score()).orElse(Double.NaN);
     }
 
-    private static String ratio(RunComparison.Row row, Optional<RunComparison.Row> base) {
+    static String ratio(RunComparison.Row row, Optional<RunComparison.Row> base) {
         double ratio = ratioOf(row, base);
         return Double.isNaN(ratio) ? "" : String.format(Locale.ROOT, "%.2f", ratio);
     }
 
-    private static String fixed(double value) {
+    static String fixed(double value) {
         return Double.isNaN(value) ? "" : String.format(Locale.ROOT, "%.2f", value);
     }
 }

@@ -34,15 +34,19 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * and writes a Markdown report. Every JMH benchmark runs in its own fork, all forks use that server.
  *
  * <p>System properties: {@code distlock.bench.results} (report path, default {@code results.md}),
- * {@code distlock.bench.only} (comma-separated scenario ids: A B C16 C64 D1 D8 F R, E for the
- * command counts, I for the interleaved cross-check; default all),
+ * {@code distlock.bench.only} (comma-separated scenario ids: A B C16 C64 D1 D8 F R CA64 W, E for
+ * the command counts, I for the interleaved cross-check of A and C64, IA for that of CA64; default all),
  * {@code distlock.bench.warmup} / {@code distlock.bench.measure} ({@code iterations x seconds},
- * defaults {@code 2x2} and {@code 3x3}).
+ * defaults {@code 2x2} and {@code 3x3}; W's single-shot rounds use the iteration counts only),
+ * {@code distlock.bench.baseline} (an earlier report to compare the rerun rows with, default the
+ * report file as it is before the run).
  */
 public final class RunComparison {
 
     private static final String UNCONTENDED = UncontendedBenchmark.class.getName();
     private static final String CONTENDED = ContendedBenchmark.class.getName();
+    private static final String WAITERS = AsyncWaitersBenchmark.class.getName();
+    private static final String IN_FLIGHT = AsyncInFlightBenchmark.class.getName();
 
     /** One table section: a benchmark method run with some libraries at a thread count. */
     record Scenario(String id, String title, String benchmark, String method, int threads, int clients, List<String> libs) {
@@ -64,7 +68,11 @@ public final class RunComparison {
             new Scenario("F", "Fair lock: 8 threads, one key, 8 separate clients", CONTENDED, "handOff", 8, 8,
                     List.of("distlock-fair", "redisson-fair")),
             new Scenario("R", "Read lock: 8 readers, one key, one client", UNCONTENDED, "readers", 8, 1,
-                    List.of("distlock-read", "redisson-read")));
+                    List.of("distlock-read", "redisson-read")),
+            new Scenario("CA64", "C-async: 1 caller thread, 64 async lock+unlock in flight, distinct fresh keys, one client",
+                    IN_FLIGHT, "lockUnlockInFlight", 1, 1, List.of("distlock-async", "redisson-async")),
+            new Scenario("W", "W: 10,000 async waiters on 100 locks, handed off in turn", WAITERS, "handOffRound", 1, 1,
+                    List.of("distlock-async", "redisson-async", "distlock")));
 
     /** What one library did in one scenario; {@code note} says why there is no score. */
     record Row(Scenario scenario, String lib, double score, double error, Properties metrics, String note) {
@@ -88,12 +96,15 @@ public final class RunComparison {
 
     public static void main(String[] args) throws Exception {
         Path report = Path.of(System.getProperty("distlock.bench.results", "results.md"));
+        // Read before the run overwrites it: the report as it was is what this run is compared with.
+        Baseline baseline = Baseline.read(Path.of(System.getProperty("distlock.bench.baseline", report.toString())));
         Path metricsDir = Path.of(System.getProperty(MeasurementWindow.OUT_PROPERTY, "target/bench-metrics")).toAbsolutePath();
         Set<String> only = Arrays.stream(System.getProperty("distlock.bench.only", "").split(","))
                 .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
         int[] warmup = iterations(System.getProperty("distlock.bench.warmup", "2x2"));
         int[] measure = iterations(System.getProperty("distlock.bench.measure", "3x3"));
         Instant started = Instant.now();
+        double loadAtStart = Report.loadAverage();
 
         RedisServer server = RedisServers.start();
         try {
@@ -136,6 +147,12 @@ public final class RunComparison {
                 }
             }
 
+            Map<String, Double> inFlight = new LinkedHashMap<>();
+            if (only.isEmpty() || only.contains("IA")) {
+                inFlight = new InterleavedInFlight(port).run();
+                System.out.println("interleaved 64 in flight: " + inFlight);
+            }
+
             List<Row> rows = new ArrayList<>();
             for (Scenario scenario : SCENARIOS) {
                 if (!only.isEmpty() && !only.contains(scenario.id())) {
@@ -154,8 +171,8 @@ public final class RunComparison {
                     rows.addAll(run(scenario, runnable, port, metricsDir, warmup, measure));
                 }
             }
-            String markdown = Report.markdown(rows, costs, costNotes, renewals, interleaved, new Report.Setup(started,
-                    Duration.between(started, Instant.now()), redisVersion, warmup, measure));
+            String markdown = Report.markdown(rows, costs, costNotes, renewals, interleaved, inFlight, new Report.Setup(started,
+                    Duration.between(started, Instant.now()), redisVersion, warmup, measure, loadAtStart, Report.loadAverage()), baseline);
             Files.writeString(report, markdown);
             System.out.println(markdown);
             System.out.println("Wrote " + report.toAbsolutePath() + " in "
