@@ -37,6 +37,8 @@ final class Acquisition {
     private volatile @Nullable CompletableFuture<?> parked;
     private @Nullable ChannelWaiters waiters;
     private @Nullable Long token;
+    /** What the first attempt answered (ms until the holder's lease ends), until the first park. */
+    private @Nullable Long firstRefusal;
 
     Acquisition(AbstractRedisLock lock, long waitMillis, long leaseMillis, long ownerId) {
         this.lock = lock;
@@ -120,6 +122,7 @@ final class Acquisition {
                 gaveUp(false);
             }
             else {
+                firstRefusal = ttl;
                 nextRound();
             }
         });
@@ -142,6 +145,14 @@ final class Acquisition {
             waiters = joined;
             if (joined == null) {
                 attemptWhileWaiting();
+                return;
+            }
+            Long refused = firstRefusal;
+            if (refused != null && joined.confirmed() && joined.waiting() > 1) {
+                // Others of this client already wait here, subscribed all along: a release since our
+                // first try woke one of them, so park at once instead of queueing a second try behind
+                // theirs (a burst of waiters would otherwise delay every release by a round of tries).
+                parkOrGiveUp(refused);
                 return;
             }
             // Not fatal if the SUBSCRIBE is slow: parks are bounded by the holder's TTL anyway.
@@ -183,19 +194,24 @@ final class Acquisition {
                 granted();
                 return;
             }
-            long remaining = remainingMillis();
-            if (remaining <= 0) {
-                gaveUp(true);
-                return;
-            }
-            long nap = wait < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(wait, 1), remaining);
-            ChannelWaiters channel = waiters;
-            // Not subscribed: no wake-up can come, so park no longer than the unknown-TTL bound.
-            CompletableFuture<?> wake = channel != null ? channel.park(nap, engine.scheduler())
-                    : engine.delay(Math.min(nap, UNKNOWN_TTL_PARK_MILLIS));
-            park(wake);
-            wake.whenComplete((woken, error) -> nextRound());
+            parkOrGiveUp(wait);
         });
+    }
+
+    /** Parks until a wake-up or the holder's lease ({@code wait} ms, {@code -1} unknown), or gives up when the wait is over. */
+    private void parkOrGiveUp(long wait) {
+        long remaining = remainingMillis();
+        if (remaining <= 0) {
+            gaveUp(true);
+            return;
+        }
+        long nap = wait < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(wait, 1), remaining);
+        ChannelWaiters channel = waiters;
+        // Not subscribed: no wake-up can come, so park no longer than the unknown-TTL bound.
+        CompletableFuture<?> wake = channel != null ? channel.park(nap, engine.scheduler())
+                : engine.delay(Math.min(nap, UNKNOWN_TTL_PARK_MILLIS));
+        park(wake);
+        wake.whenComplete((woken, error) -> nextRound());
     }
 
     private void park(CompletableFuture<?> wake) {

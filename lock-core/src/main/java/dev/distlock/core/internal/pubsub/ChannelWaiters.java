@@ -56,6 +56,11 @@ public final class ChannelWaiters {
         return alias;
     }
 
+    /** @return whether the channel is subscribed, confirmed by the server, with no sign of a lost subscription since */
+    public boolean confirmed() {
+        return confirmed;
+    }
+
     /** @return how many local callers wait on this channel now */
     public int waiting() {
         return refs.get();
