@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
@@ -49,8 +50,8 @@ public class FairRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected String kind() {
-        return "fair";
+    protected LockKind kind() {
+        return LockKind.FAIR;
     }
 
     private long waiterTimeoutMillis() {

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
@@ -44,8 +45,8 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     }
 
     @Override
-    protected String kind() {
-        return "fenced";
+    protected LockKind kind() {
+        return LockKind.FENCED;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.script.LuaScript;
 
@@ -27,8 +28,8 @@ abstract class KindHooks extends LockOverloads {
         this.layout = engine.layout(key);
     }
 
-    /** @return kind name for diagnostics, e.g. {@code reentrant} */
-    protected abstract String kind();
+    /** @return this lock's kind, for diagnostics */
+    protected abstract LockKind kind();
 
     /**
      * Runs the acquire script once.

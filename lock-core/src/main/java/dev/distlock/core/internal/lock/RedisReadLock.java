@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.ReadAcquire;
@@ -37,8 +38,8 @@ public class RedisReadLock extends AbstractRedisLock {
     }
 
     @Override
-    protected String kind() {
-        return "read";
+    protected LockKind kind() {
+        return LockKind.READ;
     }
 
     @Override

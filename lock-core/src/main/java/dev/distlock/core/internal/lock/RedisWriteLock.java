@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.KeyValue;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
@@ -47,8 +48,8 @@ public class RedisWriteLock extends AbstractRedisLock {
     }
 
     @Override
-    protected String kind() {
-        return "write";
+    protected LockKind kind() {
+        return LockKind.WRITE;
     }
 
     @Override

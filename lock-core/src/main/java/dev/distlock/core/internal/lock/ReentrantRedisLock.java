@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
@@ -50,8 +51,8 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected String kind() {
-        return "reentrant";
+    protected LockKind kind() {
+        return LockKind.REENTRANT;
     }
 
     /** @return whether this kind wakes one listed client rather than broadcasting */
