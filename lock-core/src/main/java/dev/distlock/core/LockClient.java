@@ -12,7 +12,7 @@ import dev.distlock.core.internal.lock.DefaultRedisReadWriteLock;
 import dev.distlock.core.internal.lock.FairRedisLock;
 import dev.distlock.core.internal.lock.FencedRedisLock;
 import dev.distlock.core.internal.lock.LockEngine;
-import dev.distlock.core.internal.lock.RedisNames;
+import dev.distlock.core.internal.lock.RedissonLayout;
 import dev.distlock.core.internal.lock.ReentrantRedisLock;
 
 /**
@@ -34,7 +34,7 @@ public final class LockClient implements AutoCloseable {
 
     private LockClient(LockClientOptions options) {
         this.engine = new LockEngine(options);
-        String tag = RedisNames.hashTag(options.keyPrefix());
+        String tag = RedissonLayout.hashTag(options.keyPrefix());
         if (tag != null && !options.clusterNodes().isEmpty()) {
             log.warn("Key prefix '{}' contains the hash tag '{}': in a Redis Cluster every lock of this client maps to"
                     + " one slot, so one master serves them all", options.keyPrefix(), "{" + tag + "}");
@@ -127,7 +127,7 @@ public final class LockClient implements AutoCloseable {
      */
     public Duration ping() {
         long start = System.nanoTime();
-        engine.await(engine.call(() -> engine.connector().commands().ping().toCompletableFuture()), "(ping)", "ping for");
+        engine.replies().await(engine.calls().call(() -> engine.connector().commands().ping().toCompletableFuture()), "(ping)", "ping for");
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
@@ -141,7 +141,7 @@ public final class LockClient implements AutoCloseable {
      */
     public Duration pingSubscriptions() {
         long start = System.nanoTime();
-        engine.await(engine.call(() -> engine.subscriptions().ping()), "(ping)", "ping the wake-up connection for");
+        engine.replies().await(engine.calls().call(() -> engine.subscriptions().ping()), "(ping)", "ping the wake-up connection for");
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
@@ -155,21 +155,22 @@ public final class LockClient implements AutoCloseable {
         String key = engine.key(Arguments.requireName(name));
         var redis = engine.connector().commands();
         // The three reads go out together and share one deadline.
-        long deadline = engine.deadline();
-        CompletableFuture<Map<String, String>> hash = engine.call(() -> redis.hgetall(key).toCompletableFuture());
-        CompletableFuture<Long> ttl = engine.call(() -> redis.pttl(key).toCompletableFuture());
-        CompletableFuture<Long> queue = engine.call(
-                () -> redis.llen(engine.names().suffixed("redisson_lock_queue", key)).toCompletableFuture());
-        Map<String, String> fields = engine.await(hash, name, "inspect", deadline);
+        long deadline = engine.replies().deadline();
+        CompletableFuture<Map<String, String>> hash = engine.calls().call(() -> redis.hgetall(key).toCompletableFuture());
+        CompletableFuture<Long> ttl = engine.calls().call(() -> redis.pttl(key).toCompletableFuture());
+        // The layout is made inside the call: a name no cluster layout fits fails this read as a LockException.
+        CompletableFuture<Long> queue = engine.calls().call(
+                () -> redis.llen(engine.layout(key).queue()).toCompletableFuture());
+        Map<String, String> fields = engine.replies().await(hash, name, "inspect", deadline);
         Map<String, Long> holders = new LinkedHashMap<>();
         fields.forEach((field, value) -> {
-            if (!"mode".equals(field) && value.chars().allMatch(Character::isDigit) && !value.isEmpty()) {
+            if (!RedissonLayout.MODE_FIELD.equals(field) && value.chars().allMatch(Character::isDigit) && !value.isEmpty()) {
                 holders.put(field, Long.parseLong(value));
             }
         });
-        long remaining = engine.await(ttl, name, "inspect", deadline);
-        return new LockInfo(name, remaining != -2, fields.get("mode"), Map.copyOf(holders), remaining,
-                engine.await(queue, name, "inspect", deadline));
+        long remaining = engine.replies().await(ttl, name, "inspect", deadline);
+        return new LockInfo(name, remaining != -2, fields.get(RedissonLayout.MODE_FIELD), Map.copyOf(holders), remaining,
+                engine.replies().await(queue, name, "inspect", deadline));
     }
 
     /**

@@ -16,4 +16,19 @@ import org.jspecify.annotations.Nullable;
  */
 public record LockInfo(String name, boolean locked, @Nullable String mode, Map<String, Long> holders,
         long remainingTtlMillis, long queueLength) {
+
+    /**
+     * Returns the mode of a read-write lock as a kind.
+     * @return {@link LockKind#READ} or {@link LockKind#WRITE} for a read-write lock, else {@code null}
+     */
+    public @Nullable LockKind modeKind() {
+        if (mode == null) {
+            return null;
+        }
+        return switch (mode) {
+            case "read" -> LockKind.READ;
+            case "write" -> LockKind.WRITE;
+            default -> null;
+        };
+    }
 }

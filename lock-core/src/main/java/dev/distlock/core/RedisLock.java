@@ -5,8 +5,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
-import dev.distlock.core.internal.lock.OwnerIdSequence;
-
 /**
  * A lock whose state lives in Redis, so that threads in different processes exclude each other.
  *

@@ -1,5 +1,7 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.LockKind;
+
 /**
  * Kind of lock a {@link DistributedLock} or {@link LockTemplate} call takes.
  */
@@ -18,5 +20,22 @@ public enum LockType {
     WRITE,
 
     /** Red lock over the independent masters of {@code distlock.redlock.nodes}. */
-    RED
+    RED;
+
+    /**
+     * Returns the lock-core kind this type takes: the one mapping from annotation types to kinds,
+     * whose {@link LockKind#kindName()} is also the {@code type} tag of metrics and observations
+     * and the type the actuator endpoint reports. A fenced {@link #REENTRANT} lock is reported as
+     * {@code reentrant} too: fencing is an option of that type, not a type of its own.
+     * @return the kind
+     */
+    public LockKind kind() {
+        return switch (this) {
+            case REENTRANT -> LockKind.REENTRANT;
+            case FAIR -> LockKind.FAIR;
+            case READ -> LockKind.READ;
+            case WRITE -> LockKind.WRITE;
+            case RED -> LockKind.RED;
+        };
+    }
 }

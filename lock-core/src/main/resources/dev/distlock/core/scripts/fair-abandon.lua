@@ -1,9 +1,14 @@
 -- Removes a waiter that gave up from a fair lock's queue at once. Later waiters' deadlines move up
 -- by one waiter timeout where they were chained behind it (Redisson waiters), never below a live
 -- waiter's own lease; if the lock is free, the new head is told.
--- KEYS[1] lock key, KEYS[2] queue, KEYS[3] deadlines, KEYS[4] waiter channel prefix
--- ARGV[1] wake-up message, ARGV[2] owner field, ARGV[3] waiter timeout in ms,
--- ARGV[4] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
+-- KEYS[1] lock key
+-- KEYS[2] queue
+-- KEYS[3] deadlines
+-- KEYS[4] waiter channel prefix
+-- ARGV[1] wake-up message
+-- ARGV[2] owner field
+-- ARGV[3] waiter timeout in ms
+-- ARGV[4] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns 1 when the owner was queued, else 0.
 --! include announce
 --! include server-clock

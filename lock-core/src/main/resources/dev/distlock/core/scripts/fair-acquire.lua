@@ -2,10 +2,17 @@
 -- hold count at the lock key, list of waiting owners, zset owner -> deadline (epoch ms, server clock).
 -- A queued waiter's deadline is a liveness lease: every attempt of a live waiter moves it to
 -- now + waiter timeout, so a waiter that died is purged within one waiter timeout wherever it sits.
--- KEYS[1] lock key, KEYS[2] queue, KEYS[3] deadlines, KEYS[4] waiter channel prefix
--- ARGV[1] lease in ms, ARGV[2] owner field, ARGV[3] caller's remaining wait in ms (0: do not queue),
--- ARGV[4] waiter timeout in ms, ARGV[5] longest park in ms, ARGV[6] wake-up message,
--- ARGV[7] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
+-- KEYS[1] lock key
+-- KEYS[2] queue
+-- KEYS[3] deadlines
+-- KEYS[4] waiter channel prefix
+-- ARGV[1] lease in ms
+-- ARGV[2] owner field
+-- ARGV[3] remaining wait in ms: the caller's (0: do not queue)
+-- ARGV[4] waiter timeout in ms
+-- ARGV[5] longest park in ms
+-- ARGV[6] wake-up message
+-- ARGV[7] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns nil when acquired, else how long to park before trying again, in ms.
 --! include announce
 --! include server-clock

@@ -1,6 +1,10 @@
 -- Deletes a fair lock whoever holds it and tells the queue head.
--- KEYS[1] lock key, KEYS[2] queue, KEYS[3] deadlines, KEYS[4] waiter channel prefix
--- ARGV[1] wake-up message, ARGV[2] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
+-- KEYS[1] lock key
+-- KEYS[2] queue
+-- KEYS[3] deadlines
+-- KEYS[4] waiter channel prefix
+-- ARGV[1] wake-up message
+-- ARGV[2] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns 1 when a lock was deleted, else 0.
 --! include announce
 --! include server-clock

@@ -1,8 +1,14 @@
 -- Releases one hold of a fair lock; on the last one, tells only the queue head, on its own channel.
--- KEYS[1] lock key, KEYS[2] queue, KEYS[3] deadlines, KEYS[4] waiter channel prefix, KEYS[5] unlock latch of this request
--- ARGV[1] wake-up message, ARGV[2] lease in ms to keep while holds remain, ARGV[3] owner field,
--- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it),
--- ARGV[5] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
+-- KEYS[1] lock key
+-- KEYS[2] queue
+-- KEYS[3] deadlines
+-- KEYS[4] waiter channel prefix
+-- KEYS[5] unlock latch: of this request
+-- ARGV[1] wake-up message
+-- ARGV[2] lease in ms: kept while holds remain
+-- ARGV[3] owner field
+-- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
+-- ARGV[5] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
 --! include announce
 --! include unlock-latch

@@ -1,7 +1,9 @@
 -- Takes (or re-enters) a fenced lock: a reentrant lock whose every acquisition draws the next
 -- value of the lock's token counter.
--- KEYS[1] lock key, KEYS[2] token counter
--- ARGV[1] lease in ms, ARGV[2] owner field
+-- KEYS[1] lock key
+-- KEYS[2] token counter
+-- ARGV[1] lease in ms
+-- ARGV[2] owner field
 -- Returns {1, token} when acquired, else {0, the holder's remaining lease in ms}.
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     redis.call('hincrby', KEYS[1], ARGV[2], 1)

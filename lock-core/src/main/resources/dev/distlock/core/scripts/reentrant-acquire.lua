@@ -1,12 +1,17 @@
 -- Takes (or re-enters) a reentrant lock. Redisson-compatible layout: hash owner -> hold count.
--- KEYS[1] lock key, KEYS[2] set of Distlock clients with a waiter parked on this lock
--- ARGV[1] lease in ms, ARGV[2] owner field,
--- ARGV[3] '1' when the caller may already hold the lock (a re-entry), '0' when it knows it does not,
---         '2' when it holds nothing but an earlier attempt's reply was lost (adopt what that attempt took),
--- ARGV[4] client id to list as waiting when refused ('' for none),
--- ARGV[5] client id to unlist when acquired, because its last waiter got the lock ('' for none),
--- ARGV[6] ms the listing outlives the caller's longest park (the holder's lease), so a live waiter
---         always renews it in time and a dead client's entry disappears by itself
+-- KEYS[1] lock key
+-- KEYS[2] waiting clients: set of Distlock clients with a waiter parked on this lock
+-- ARGV[1] lease in ms
+-- ARGV[2] owner field
+-- ARGV[3] acquire mode: '1' when the caller may already hold the lock (a re-entry), '0' when it
+--         knows it does not, '2' when it holds nothing but an earlier attempt's reply was lost
+--         (adopt what that attempt took)
+-- ARGV[4] client to list: client id to list as waiting when refused ('' for none)
+-- ARGV[5] client to unlist: client id to unlist when acquired, because its last waiter got the
+--         lock ('' for none)
+-- ARGV[6] listing slack in ms: how long the listing outlives the caller's longest park (the
+--         holder's lease), so a live waiter always renews it in time and a dead client's entry
+--         disappears by itself
 -- Returns nil when acquired, else the holder's remaining lease in ms.
 -- A refused attempt costs one PTTL (plus SADD for a parked waiter): waiters retry, so that path is lean.
 local ttl = redis.call('pttl', KEYS[1])

@@ -1,7 +1,11 @@
 -- Passes on a targeted wake-up that reached a client whose waiters had already left.
--- KEYS[1] lock key, KEYS[2] unlock channel, KEYS[3] set of Distlock clients with a parked waiter
--- ARGV[1] unlock message, ARGV[2] prefix of the per-client wake-up channels, ARGV[3] the passing client,
--- ARGV[4] publish command of the broadcast (PUBLISH, or SPUBLISH for sharded pub/sub)
+-- KEYS[1] lock key
+-- KEYS[2] unlock channel
+-- KEYS[3] waiting clients: set of Distlock clients with a parked waiter
+-- ARGV[1] unlock message
+-- ARGV[2] wake-up channel prefix: of the per-client wake-up channels
+-- ARGV[3] passing client
+-- ARGV[4] publish command: of the broadcast, PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns 1 when someone was woken, 0 when the lock is held again (its release will wake someone).
 --! include announce
 --! include wake-one-client

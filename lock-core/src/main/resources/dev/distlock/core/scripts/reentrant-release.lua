@@ -1,10 +1,14 @@
 -- Releases one hold of a reentrant lock, at most once per request id.
--- KEYS[1] lock key, KEYS[2] unlock channel (every waiter, Redisson's too),
--- KEYS[3] unlock latch of this request, KEYS[4] set of Distlock clients with a parked waiter
--- ARGV[1] unlock message, ARGV[2] lease in ms to keep while holds remain, ARGV[3] owner field,
--- ARGV[4] how long the latch remembers the outcome, in ms,
--- ARGV[5] prefix of the per-client wake-up channels ('' to always broadcast),
--- ARGV[6] publish command of the broadcast (PUBLISH, or SPUBLISH for sharded pub/sub)
+-- KEYS[1] lock key
+-- KEYS[2] unlock channel: every waiter's, Redisson's too
+-- KEYS[3] unlock latch: of this request
+-- KEYS[4] waiting clients: set of Distlock clients with a parked waiter
+-- ARGV[1] unlock message
+-- ARGV[2] lease in ms: kept while holds remain
+-- ARGV[3] owner field
+-- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome
+-- ARGV[5] wake-up channel prefix: of the per-client wake-up channels ('' to always broadcast)
+-- ARGV[6] publish command: of the broadcast, PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
 -- A retry of the same request (its reply was lost) replays the first outcome (the unlock latch).
 -- On release, one listed Distlock client is woken on its own channel, so a release does not send

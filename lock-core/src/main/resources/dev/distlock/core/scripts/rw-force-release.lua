@@ -1,8 +1,10 @@
 -- Deletes a read-write lock in the given mode whoever holds it, with its read hold timeouts, and
 -- wakes every waiter.
--- KEYS[1] lock key, KEYS[2] read-write channel
--- ARGV[1] wake-all message, ARGV[2] mode to delete (read or write),
--- ARGV[3] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
+-- KEYS[1] lock key
+-- KEYS[2] read-write channel
+-- ARGV[1] wake-all message
+-- ARGV[2] mode to delete: read or write
+-- ARGV[3] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns 1 when a lock was deleted, else 0.
 --! include announce
 --! include rw-holds

@@ -2,8 +2,11 @@
 -- field mode = read/write and owner -> hold count; hold n of an owner has its own lease as the TTL of
 -- {key}:<owner>:rwlock_timeout:<n>. Writers that wait are recorded in a zset (owner -> deadline), and
 -- while one is recorded new readers stay out, so a stream of readers cannot starve writers.
--- KEYS[1] lock key, KEYS[2] waiting writers
--- ARGV[1] lease in ms, ARGV[2] reader owner field, ARGV[3] writer owner field of the same owner
+-- KEYS[1] lock key
+-- KEYS[2] waiting writers
+-- ARGV[1] lease in ms
+-- ARGV[2] reader field: the caller's owner field as a reader
+-- ARGV[3] writer field: the same owner's field as a writer
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
 --! include server-clock
 --! include rw-holds

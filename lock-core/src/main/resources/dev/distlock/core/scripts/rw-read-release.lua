@@ -1,8 +1,11 @@
 -- Releases one read hold (the newest) of an owner and recomputes the lock's TTL from the holds left.
--- KEYS[1] lock key, KEYS[2] read-write channel, KEYS[3] unlock latch of this request
--- ARGV[1] wake-all message, ARGV[2] reader owner field,
--- ARGV[3] how long the latch remembers the outcome, in ms (a retry of the request replays it),
--- ARGV[4] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
+-- KEYS[1] lock key
+-- KEYS[2] read-write channel
+-- KEYS[3] unlock latch: of this request
+-- ARGV[1] wake-all message
+-- ARGV[2] reader field
+-- ARGV[3] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
+-- ARGV[4] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
 --! include announce
 --! include unlock-latch

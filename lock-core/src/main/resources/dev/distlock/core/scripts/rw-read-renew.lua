@@ -1,6 +1,7 @@
 -- Renews many watchdog read holds in one call: each owner's own hold timeouts and the lock's TTL.
 -- KEYS[i] lock key of hold i
--- ARGV[1] lease in ms, ARGV[i + 1] reader owner field of hold i
+-- ARGV[1] lease in ms
+-- ARGV[i+1] reader field of hold i
 -- Returns a list: 1 where the owner still held a live read lock (renewed), 0 where it did not, -1
 -- where the key could not be read (e.g. WRONGTYPE): unknown, retried by the client rather than
 -- declared lost, and never failing the renewal of the other holds.

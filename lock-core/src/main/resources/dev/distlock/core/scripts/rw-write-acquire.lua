@@ -1,9 +1,13 @@
 -- Takes (or re-enters) the write side of a read-write lock. A refused writer that is prepared to wait
 -- records a claim (owner -> deadline, server clock) that keeps new readers out until it gets the lock,
 -- gives up, or stops renewing the claim (died).
--- KEYS[1] lock key, KEYS[2] waiting writers
--- ARGV[1] lease in ms, ARGV[2] writer owner field, ARGV[3] caller's remaining wait in ms (0: no claim),
--- ARGV[4] claim timeout in ms, ARGV[5] longest park in ms
+-- KEYS[1] lock key
+-- KEYS[2] waiting writers
+-- ARGV[1] lease in ms
+-- ARGV[2] writer field
+-- ARGV[3] remaining wait in ms: the caller's (0: no claim)
+-- ARGV[4] claim timeout in ms
+-- ARGV[5] longest park in ms
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
 --! include server-clock
 --! include rw-holds

@@ -1,10 +1,14 @@
 -- Releases one write hold. On the last one the lock is deleted, or, if the writer still holds read
 -- locks (downgrade), turned into a read lock whose TTL is that of the remaining read holds. Either way
 -- every waiter is woken: readers can now enter.
--- KEYS[1] lock key, KEYS[2] read-write channel, KEYS[3] unlock latch of this request
--- ARGV[1] wake-all message, ARGV[2] lease in ms to keep while write holds remain, ARGV[3] writer owner field,
--- ARGV[4] how long the latch remembers the outcome, in ms (a retry of the request replays it),
--- ARGV[5] publish command (PUBLISH, or SPUBLISH for sharded pub/sub)
+-- KEYS[1] lock key
+-- KEYS[2] read-write channel
+-- KEYS[3] unlock latch: of this request
+-- ARGV[1] wake-all message
+-- ARGV[2] lease in ms: kept while write holds remain
+-- ARGV[3] writer field
+-- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
+-- ARGV[5] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns nil when the owner holds no write lock, 0 when write holds remain, 1 when it holds none.
 --! include announce
 --! include unlock-latch

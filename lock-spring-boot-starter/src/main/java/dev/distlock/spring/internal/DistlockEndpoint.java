@@ -3,7 +3,6 @@ package dev.distlock.spring.internal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -18,6 +17,7 @@ import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockException;
 import dev.distlock.core.LockInfo;
+import dev.distlock.core.LockKind;
 import dev.distlock.core.RedisLock;
 
 /**
@@ -85,7 +85,7 @@ public class DistlockEndpoint {
             node.heldLocks().forEach(h -> held.add(report(node, h, index)));
         }
         List<WaiterReport> waiters = holds.waiters().stream()
-                .map(w -> new WaiterReport(w.lockName(), w.type().name().toLowerCase(Locale.ROOT), w.thread(), w.since()))
+                .map(w -> new WaiterReport(w.lockName(), w.type().kind().kindName(), w.thread(), w.since()))
                 .toList();
         return new LocksReport(client.getId(), held, waiters,
                 eventsAfter != null ? LockEventsReport.of(events, eventsAfter) : null);
@@ -180,7 +180,7 @@ public class DistlockEndpoint {
         catch (LockException ex) {
             error = ex.getMessage();
         }
-        String type = redLockNode != null ? "red" : held.kind();
+        String type = (redLockNode != null ? LockKind.RED : held.kind()).kindName();
         return new HeldLockReport(held.name(), type, redLockNode, entry != null ? entry.template() : null,
                 entry != null ? entry.threadName() : null, held.ownerId(), held.holdCount(), held.since(), ttl,
                 held.watchdog(), entry != null ? entry.description() : null, error);

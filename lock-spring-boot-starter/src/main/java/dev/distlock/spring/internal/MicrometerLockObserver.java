@@ -89,6 +89,6 @@ public final class MicrometerLockObserver implements LockObserver {
     }
 
     private static String tag(LockType type) {
-        return type.name().toLowerCase(java.util.Locale.ROOT);
+        return type.kind().kindName();
     }
 }

@@ -1,6 +1,5 @@
 package dev.distlock.spring.observation;
 
-import java.util.Locale;
 
 import io.micrometer.common.KeyValues;
 
@@ -31,7 +30,7 @@ public class DefaultLockAcquireObservationConvention implements LockAcquireObser
     public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
         LockObservationContext.Outcome outcome = context.getOutcome();
         return KeyValues.of(LockObservationKeys.LOCK_NAME, context.getLockName(),
-                LockObservationKeys.LOCK_TYPE, context.getLockType().name().toLowerCase(Locale.ROOT),
+                LockObservationKeys.LOCK_TYPE, context.getLockType().kind().kindName(),
                 // An observation stopped without an outcome was abandoned by an unexpected failure.
                 LockObservationKeys.OUTCOME, outcome == null ? "error" : outcome.value());
     }

@@ -1,6 +1,5 @@
 package dev.distlock.spring.observation;
 
-import java.util.Locale;
 
 import io.micrometer.common.KeyValues;
 
@@ -33,7 +32,7 @@ public class DefaultLockHeldObservationConvention implements LockHeldObservation
     @Override
     public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
         return KeyValues.of(LockObservationKeys.LOCK_NAME, context.getLockName(),
-                LockObservationKeys.LOCK_TYPE, context.getLockType().name().toLowerCase(Locale.ROOT));
+                LockObservationKeys.LOCK_TYPE, context.getLockType().kind().kindName());
     }
 
     @Override

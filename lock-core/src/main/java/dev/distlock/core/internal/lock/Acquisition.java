@@ -5,7 +5,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.distlock.core.LockException;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 
 /**
@@ -29,16 +28,15 @@ final class Acquisition {
     private final long leaseMillis;
     private final long ownerId;
     private final long start = System.nanoTime();
-    private final ReplicaSync sync;
-    private final CompletableFuture<Boolean> result = new CompletableFuture<>();
-    /** Completes once the call has cleaned up after itself (left the queue, unlisted, released a late grant). */
-    private final CompletableFuture<Void> settled = new CompletableFuture<>();
+    private final Attempts attempts;
+    private final AcquisitionOutcome outcome;
+    private final CompletableFuture<Boolean> result;
     private volatile boolean cancelled;
     private volatile @Nullable CompletableFuture<?> parked;
     private @Nullable ChannelWaiters waiters;
-    private @Nullable Long token;
-    /** What the first attempt answered (ms until the holder's lease ends), until the first park. */
+    /** What the first attempt answered (ms until the holder's lease ends), for a waiter that parks at once. */
     private @Nullable Long firstRefusal;
+    private @Nullable Long token;
 
     Acquisition(AbstractRedisLock lock, long waitMillis, long leaseMillis, long ownerId) {
         this.lock = lock;
@@ -46,7 +44,9 @@ final class Acquisition {
         this.waitMillis = waitMillis;
         this.leaseMillis = leaseMillis;
         this.ownerId = ownerId;
-        this.sync = new ReplicaSync(engine, lock.name, lock.key);
+        this.attempts = new Attempts(lock, leaseMillis, ownerId);
+        this.outcome = new AcquisitionOutcome(this, lock, attempts, leaseMillis, start, this::leaveChannel);
+        this.result = outcome.result();
     }
 
     /** @return completes with whether the lock was acquired; cancelling it abandons the call */
@@ -57,12 +57,12 @@ final class Acquisition {
             }
         });
         if (engine.isClosed()) {
-            end(engine.closedException(lock.name, null));
+            outcome.failed(engine.calls().closedException(lock.name, null));
             return result;
         }
-        engine.call(() -> lock.beforeAcquire(waitMillis, ownerId)).whenComplete((ignored, failure) -> {
+        engine.calls().call(() -> lock.beforeAcquire(waitMillis, ownerId)).whenComplete((ignored, failure) -> {
             if (failure != null) {
-                end(unwrap(failure));
+                outcome.failed(unwrap(failure));
             }
             else {
                 firstAttempt();
@@ -73,7 +73,7 @@ final class Acquisition {
 
     /** @return completes once the call is over and cleaned up, whatever its outcome */
     CompletableFuture<Void> settled() {
-        return settled;
+        return outcome.settled();
     }
 
     /** Abandons the call: it stops at its next step, and a grant that raced this is given back. */
@@ -87,6 +87,11 @@ final class Acquisition {
 
     long ownerId() {
         return ownerId;
+    }
+
+    /** @return whether the caller abandoned the call */
+    boolean cancelled() {
+        return cancelled;
     }
 
     /** @param token the fencing token the granting attempt drew */
@@ -108,18 +113,18 @@ final class Acquisition {
         attempt(null, waitMillis).whenComplete((ttl, failure) -> {
             if (failure != null) {
                 if (waitMillis != 0 && !engine.isClosed()) {
-                    lock.abandonWait(ownerId).whenComplete((ignored, error) -> end(unwrap(failure)));
+                    lock.abandonWait(ownerId).whenComplete((ignored, error) -> outcome.failed(unwrap(failure)));
                 }
                 else {
-                    end(unwrap(failure));
+                    outcome.failed(unwrap(failure));
                 }
             }
             else if (ttl == null) {
-                granted();
+                outcome.granted();
             }
             else if (waitMillis == 0) {
                 // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
-                gaveUp(false);
+                outcome.gaveUp(false);
             }
             else {
                 firstRefusal = ttl;
@@ -136,10 +141,10 @@ final class Acquisition {
             attemptWhileWaiting();
             return;
         }
-        engine.whenConnected(true, () -> CompletableFuture.completedFuture(join())).whenComplete((joined, failure) -> {
+        engine.calls().whenConnected(true, () -> CompletableFuture.completedFuture(attempts.join())).whenComplete((joined, failure) -> {
             if (failure != null) {
                 // close() between the first attempt and here: the registry refuses new waiters.
-                end(engine.isClosed() ? engine.closedException(lock.name, unwrap(failure)) : unwrap(failure));
+                outcome.failed(engine.isClosed() ? engine.calls().closedException(lock.name, unwrap(failure)) : unwrap(failure));
                 return;
             }
             waiters = joined;
@@ -155,27 +160,10 @@ final class Acquisition {
                 parkOrGiveUp(refused);
                 return;
             }
-            // Not fatal if the SUBSCRIBE is slow: parks are bounded by the holder's TTL anyway.
-            long bound = Math.min(engine.options().commandTimeout().toMillis(), remainingMillis());
-            CompletableFuture<Void> timeUp = engine.delay(bound);
-            CompletableFuture<Object> subscribed = CompletableFuture.anyOf(joined.ready(), timeUp);
+            CompletableFuture<?> subscribed = attempts.subscribed(joined, remainingMillis());
             park(subscribed);
-            subscribed.whenComplete((ignored, error) -> {
-                timeUp.complete(null);
-                attemptWhileWaiting();
-            });
+            subscribed.whenComplete((ignored, error) -> attemptWhileWaiting());
         });
-    }
-
-    /** @return the channel's waiters, or {@code null} when pub/sub cannot be used now (bounded parks instead) */
-    private @Nullable ChannelWaiters join() {
-        try {
-            return lock.join(ownerId);
-        }
-        catch (RuntimeException ex) {
-            engine.failIfClosed(lock.name, ex);
-            return null;
-        }
     }
 
     private void attemptWhileWaiting() {
@@ -185,31 +173,31 @@ final class Acquisition {
         long left = waitMillis < 0 ? AbstractRedisLock.WAIT_FOREVER : Math.max(1, remainingMillis());
         attempt(waiters, left).whenComplete((ttl, failure) -> {
             if (failure != null && engine.isClosed()) {
-                end(engine.closedException(lock.name, unwrap(failure)));
+                outcome.failed(engine.calls().closedException(lock.name, unwrap(failure)));
                 return;
             }
             // A waiter keeps waiting through an outage and retries once Redis is back.
             Long wait = failure != null ? Long.valueOf(UNKNOWN_TTL_PARK_MILLIS) : ttl;
             if (wait == null) {
-                granted();
+                outcome.granted();
                 return;
             }
             parkOrGiveUp(wait);
         });
     }
 
-    /** Parks until a wake-up or the holder's lease ({@code wait} ms, {@code -1} unknown), or gives up when the wait is over. */
+    /** Parks until a wake-up or the holder's lease ends ({@code wait} ms, -1 unknown); gives up when the wait is over. */
     private void parkOrGiveUp(long wait) {
         long remaining = remainingMillis();
         if (remaining <= 0) {
-            gaveUp(true);
+            outcome.gaveUp(true);
             return;
         }
         long nap = wait < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(wait, 1), remaining);
         ChannelWaiters channel = waiters;
         // Not subscribed: no wake-up can come, so park no longer than the unknown-TTL bound.
         CompletableFuture<?> wake = channel != null ? channel.park(nap, engine.scheduler())
-                : engine.delay(Math.min(nap, UNKNOWN_TTL_PARK_MILLIS));
+                : engine.calls().delay(Math.min(nap, UNKNOWN_TTL_PARK_MILLIS));
         park(wake);
         wake.whenComplete((woken, error) -> nextRound());
     }
@@ -222,84 +210,28 @@ final class Acquisition {
     }
 
     private CompletableFuture<@Nullable Long> attempt(@Nullable ChannelWaiters waiting, long waitLeft) {
-        long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        Attempt once = new Attempt(lease, ownerId, waitLeft, waiting, this);
-        return engine.connected(lock.name, "acquire").thenCompose(connected -> {
-            long deadline = engine.deadline();
-            // A replica-synced attempt borrows a connection of its own, which may have to be opened.
-            CompletableFuture<@Nullable Long> sent = sync.enabled()
-                    ? engine.offload(() -> sync.acquire(() -> lock.tryOnce(once)))
-                    : engine.call(() -> lock.tryOnce(once));
-            return engine.within(sent, lock.name, "acquire", deadline);
-        }).thenCompose(ttl -> ttl != null
-                // Replica-sync guard (off unless configured): a grant that too few replicas saw is undone.
-                ? CompletableFuture.completedFuture(sync.refused(ttl))
-                : sync.confirm(() -> lock.release(lease, ownerId)));
-    }
-
-    private void granted() {
-        if (cancelled) {
-            // The cancel raced the grant: nobody will use or unlock this hold, so give it back now.
-            long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-            engine.call(() -> lock.release(lease, ownerId)).whenComplete((released, failure) -> settle(false));
-            return;
-        }
-        try {
-            lock.registerHold(leaseMillis, ownerId, start);
-        }
-        catch (LockException ex) {
-            end(ex);
-            return;
-        }
-        settle(true);
-        if (!result.complete(true)) {
-            // Cancelled between the check above and now: the hold is registered, so unlock it the usual way.
-            lock.unlockAsync(ownerId);
-        }
-    }
-
-    private void gaveUp(boolean waited) {
-        CompletableFuture<Void> abandoned = waited ? lock.abandonWait(ownerId) : CompletableFuture.completedFuture(null);
-        abandoned.whenComplete((ignored, error) -> {
-            settle(false);
-            try {
-                sync.throwIfShortfall();
-            }
-            catch (LockException ex) {
-                result.completeExceptionally(ex);
-                return;
-            }
-            lock.reportTimeout(ownerId, start);
-            result.complete(false);
-        });
+        return attempts.send(waiting, waitLeft, this);
     }
 
     /** @return whether the call must stop here: the client closed, or the caller cancelled */
     private boolean stopped() {
         if (engine.isClosed()) {
-            end(engine.closedException(lock.name, null));
+            outcome.failed(engine.calls().closedException(lock.name, null));
             return true;
         }
         if (cancelled) {
-            lock.abandonWait(ownerId).whenComplete((ignored, error) -> settle(false));
+            outcome.abandoned();
             return true;
         }
         return false;
     }
 
-    private void end(Throwable failure) {
-        settle(false);
-        result.completeExceptionally(failure);
-    }
-
-    private void settle(boolean acquired) {
+    private void leaveChannel() {
         ChannelWaiters channel = waiters;
         waiters = null;
         if (channel != null) {
             channel.leave();
         }
-        lock.acquisitionEnded(this, acquired, leaseMillis);
-        settled.complete(null);
     }
 
     private long remainingMillis() {

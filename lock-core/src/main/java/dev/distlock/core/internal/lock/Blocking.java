@@ -16,6 +16,24 @@ final class Blocking {
     }
 
     /**
+     * Starts an acquisition and waits for it.
+     * @param engine the lock's engine
+     * @param name the lock's name, for messages
+     * @param acquisition the acquisition, not started yet
+     * @param interruptible whether an interrupt abandons the wait (else the flag is restored afterwards)
+     * @return whether the lock was acquired
+     * @throws InterruptedException if interruptible and interrupted, before or while waiting
+     */
+    static boolean acquire(LockEngine engine, String name, Acquisition acquisition, boolean interruptible)
+            throws InterruptedException {
+        engine.calls().ensureOpen(name);
+        if (interruptible && Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
+        }
+        return acquire(acquisition, acquisition.start(), interruptible);
+    }
+
+    /**
      * Waits for an acquisition.
      * @param acquisition the started acquisition
      * @param result its future

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.script.RenewHolds;
 
 /**
  * What the composite locks ({@code dev.distlock.core.internal.composite}) need to know about a
@@ -65,20 +66,20 @@ public final class CompositeLocks {
         }
         LockEngine engine = member.engine;
         try {
-            engine.ensureOpen(member.name);
+            engine.calls().ensureOpen(member.name);
         }
         catch (LockException ex) {
             return CompletableFuture.failedFuture(ex);
         }
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
         String field = member.ownerField(ownerId);
-        CompletableFuture<List<Long>> reply = engine.call(() -> engine.scripts().<List<Long>>run(member.renewScript(),
-                new String[] {member.key}, Long.toString(lease), field));
+        CompletableFuture<List<Long>> reply = engine.calls().call(() -> new RenewHolds(member.renewScript(), List.of(member.key),
+                lease, List.of(field)).run(engine.scripts()));
         return reply.handle((renewed, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;
-                engine.failIfClosed(member.name, cause);
+                engine.calls().failIfClosed(member.name, cause);
                 throw new LockException("Cannot re-expire lock '" + member.name + "' on "
                         + engine.connector().describe() + ": " + cause.getMessage(), cause);
             }

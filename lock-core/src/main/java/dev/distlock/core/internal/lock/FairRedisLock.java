@@ -6,9 +6,14 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.FairAbandon;
+import dev.distlock.core.internal.script.FairAcquire;
+import dev.distlock.core.internal.script.FairForceRelease;
+import dev.distlock.core.internal.script.FairRelease;
 import dev.distlock.core.internal.script.Scripts;
 
 /**
@@ -39,18 +44,14 @@ public class FairRedisLock extends AbstractRedisLock {
      */
     public FairRedisLock(LockEngine engine, String name) {
         super(engine, name);
-        this.queue = engine.names().suffixed("redisson_lock_queue", key);
-        this.deadlines = engine.names().suffixed("redisson_lock_timeout", key);
-        this.channelPrefix = engine.names().suffixed("redisson_lock__channel", key);
+        this.queue = layout.queue();
+        this.deadlines = layout.deadlines();
+        this.channelPrefix = layout.channel();
     }
 
     @Override
-    protected String kind() {
-        return "fair";
-    }
-
-    private String[] keys() {
-        return new String[] {key, queue, deadlines, channelPrefix};
+    protected LockKind kind() {
+        return LockKind.FAIR;
     }
 
     private long waiterTimeoutMillis() {
@@ -60,25 +61,24 @@ public class FairRedisLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
         long timeout = waiterTimeoutMillis();
-        return engine.scripts().run(Scripts.FAIR_ACQUIRE, keys(), Long.toString(attempt.leaseMillis()),
-                ownerField(attempt.ownerId()), Long.toString(attempt.waitMillis()), Long.toString(timeout),
-                Long.toString(Math.max(1, timeout / 3)), UnlockSubscriptions.WAKE_ONE, engine.connector().publishCommand());
+        return new FairAcquire(key, queue, deadlines, channelPrefix, attempt.leaseMillis(), ownerField(attempt.ownerId()),
+                attempt.waitMillis(), timeout, Math.max(1, timeout / 3), UnlockSubscriptions.WAKE_ONE,
+                engine.connector().publishCommand()).run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = engine.names().suffixed("redisson_unlock_latch", key) + ":" + requestId;
-        return engine.scripts().run(Scripts.FAIR_RELEASE, new String[] {key, queue, deadlines, channelPrefix, latch},
-                UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
-                Long.toString(engine.unlockLatchMillis()), engine.connector().publishCommand());
+        String latch = layout.unlockLatch(requestId);
+        return new FairRelease(key, queue, deadlines, channelPrefix, latch, UnlockSubscriptions.WAKE_ONE, leaseMillis,
+                ownerField(ownerId), engine.unlockLatchMillis(), engine.connector().publishCommand()).run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<Void> abandonWait(long ownerId) {
         // By source: a waiter often gives up because Redis stopped answering (see runBySource).
-        return engine.within(engine.call(() -> engine.scripts().<Long>runBySource(Scripts.FAIR_ABANDON, keys(),
-                UnlockSubscriptions.WAKE_ONE, ownerField(ownerId), Long.toString(waiterTimeoutMillis()),
-                engine.connector().publishCommand())), name, "leave the queue of", engine.deadline())
+        return engine.replies().within(engine.calls().call(() -> new FairAbandon(key, queue, deadlines, channelPrefix,
+                UnlockSubscriptions.WAKE_ONE, ownerField(ownerId), waiterTimeoutMillis(), engine.connector().publishCommand())
+                .runBySource(engine.scripts())), name, "leave the queue of", engine.replies().deadline())
                 .handle((left, failure) -> {
                     if (failure != null) {
                         // The entry's deadline lapses within one waiter timeout and the next script purges it.
@@ -95,13 +95,13 @@ public class FairRedisLock extends AbstractRedisLock {
 
     @Override
     protected String wakeChannel(long ownerId) {
-        return channelPrefix + ":" + ownerField(ownerId);
+        return layout.waiterChannel(ownerField(ownerId));
     }
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
-        return engine.scripts().<Long>run(Scripts.FAIR_FORCE_RELEASE, keys(), UnlockSubscriptions.WAKE_ONE,
-                engine.connector().publishCommand())
+        return new FairForceRelease(key, queue, deadlines, channelPrefix, UnlockSubscriptions.WAKE_ONE,
+                engine.connector().publishCommand()).run(engine.scripts())
                 .thenApply(deleted -> deleted != null && deleted == 1);
     }
 }

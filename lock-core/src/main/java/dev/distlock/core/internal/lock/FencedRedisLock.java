@@ -13,10 +13,11 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
-import dev.distlock.core.internal.script.Scripts;
+import dev.distlock.core.internal.script.FencedAcquire;
 
 /**
  * A reentrant lock whose acquire script also increments {@code redisson_lock_token:{name}};
@@ -35,7 +36,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
      */
     public FencedRedisLock(LockEngine engine, String name) {
         super(engine, name);
-        this.tokenKey = engine.names().suffixed("redisson_lock_token", key);
+        this.tokenKey = layout.token();
     }
 
     @Override
@@ -44,8 +45,8 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     }
 
     @Override
-    protected String kind() {
-        return "fenced";
+    protected LockKind kind() {
+        return LockKind.FENCED;
     }
 
     @Override
@@ -59,8 +60,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
         long leaseMillis = attempt.leaseMillis();
         long ownerId = attempt.ownerId();
         CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
-        engine.scripts().<List<Long>>run(Scripts.FENCED_ACQUIRE, new String[] {key, tokenKey},
-                Long.toString(leaseMillis), ownerField(ownerId)).whenComplete((reply, failure) -> {
+        new FencedAcquire(key, tokenKey, leaseMillis, ownerField(ownerId)).run(engine.scripts()).whenComplete((reply, failure) -> {
                     if (failure != null) {
                         toCaller.completeExceptionally(failure);
                         return;
@@ -77,7 +77,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
                         // Granted after the caller stopped waiting: nobody will unlock this hold, so give it
                         // back. The fenced script counts it as a re-entry if the owner has taken the lock
                         // since, so one release undoes exactly this grant.
-                        engine.call(() -> release(leaseMillis, ownerId)).whenComplete((released, error) -> {
+                        engine.calls().call(() -> release(leaseMillis, ownerId)).whenComplete((released, error) -> {
                             if (error != null) {
                                 log.debug("Could not give back a late grant of fenced lock '{}'; it expires with its lease",
                                         name, error);
@@ -137,7 +137,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     public long getToken() {
-        String token = engine.await(engine.call(() -> engine.connector().commands().get(tokenKey).toCompletableFuture()),
+        String token = engine.replies().await(engine.calls().call(() -> engine.connector().commands().get(tokenKey).toCompletableFuture()),
                 name, "read the token of");
         return token == null ? 0 : Long.parseLong(token);
     }

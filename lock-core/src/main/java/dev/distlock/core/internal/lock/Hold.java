@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArraySet;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.script.LuaScript;
 
@@ -21,7 +22,7 @@ import dev.distlock.core.internal.script.LuaScript;
 public final class Hold {
 
     private final String lockName;
-    private final String kind;
+    private final LockKind kind;
     private final String key;
     private final long ownerId;
     private final String ownerField;
@@ -32,7 +33,7 @@ public final class Hold {
     private volatile boolean releasing;
     private final CopyOnWriteArraySet<LockListener> listeners = new CopyOnWriteArraySet<>();
 
-    Hold(String lockName, String kind, String key, long ownerId, String ownerField, LuaScript renewScript) {
+    Hold(String lockName, LockKind kind, String key, long ownerId, String ownerField, LuaScript renewScript) {
         this.lockName = lockName;
         this.kind = kind;
         this.key = key;
@@ -91,8 +92,8 @@ public final class Hold {
         return lockName;
     }
 
-    /** @return lock kind, e.g. {@code reentrant} */
-    public String kind() {
+    /** @return lock kind */
+    public LockKind kind() {
         return kind;
     }
 

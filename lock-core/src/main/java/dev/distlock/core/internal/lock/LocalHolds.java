@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.script.LuaScript;
 
@@ -29,7 +30,7 @@ public final class LocalHolds {
     private final Map<HoldKey, Hold> holds = new ConcurrentHashMap<>();
     private final ReadWriteLock renewals = new ReentrantReadWriteLock();
 
-    Hold acquired(String lockName, String kind, String key, long ownerId, String ownerField, LuaScript renew,
+    Hold acquired(String lockName, LockKind kind, String key, long ownerId, String ownerField, LuaScript renew,
             long leaseMillis, List<LockListener> viewListeners) {
         Hold hold = holds.computeIfAbsent(new HoldKey(key, ownerField),
                 k -> new Hold(lockName, kind, key, ownerId, ownerField, renew));

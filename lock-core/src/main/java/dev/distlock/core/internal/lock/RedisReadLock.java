@@ -4,8 +4,12 @@ import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.ReadAcquire;
+import dev.distlock.core.internal.script.ReadRelease;
+import dev.distlock.core.internal.script.ReadWriteForceRelease;
 import dev.distlock.core.internal.script.Scripts;
 
 /**
@@ -29,28 +33,26 @@ public class RedisReadLock extends AbstractRedisLock {
      */
     public RedisReadLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = engine.names().suffixed("redisson_rwlock", key);
-        this.writers = engine.names().suffixed(RedisWriteLock.WRITERS_PREFIX, key);
+        this.channel = layout.readWriteChannel();
+        this.writers = layout.writers();
     }
 
     @Override
-    protected String kind() {
-        return "read";
+    protected LockKind kind() {
+        return LockKind.READ;
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
-        return engine.scripts().run(Scripts.RW_READ_ACQUIRE, new String[] {key, writers},
-                Long.toString(attempt.leaseMillis()), ownerField(attempt.ownerId()),
-                RedisWriteLock.writerField(engine, attempt.ownerId()));
+        return new ReadAcquire(key, writers, attempt.leaseMillis(), ownerField(attempt.ownerId()),
+                layout.writerField(attempt.ownerId())).run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = engine.names().suffixed("redisson_unlock_latch", key) + ":" + requestId;
-        return engine.scripts().run(Scripts.RW_READ_RELEASE, new String[] {key, channel, latch},
-                UnlockSubscriptions.WAKE_ALL, ownerField(ownerId), Long.toString(engine.unlockLatchMillis()),
-                engine.connector().publishCommand());
+        String latch = layout.unlockLatch(requestId);
+        return new ReadRelease(key, channel, latch, UnlockSubscriptions.WAKE_ALL, ownerField(ownerId),
+                engine.unlockLatchMillis(), engine.connector().publishCommand()).run(engine.scripts());
     }
 
     @Override
@@ -65,24 +67,13 @@ public class RedisReadLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
-        return engine.scripts().<Long>run(Scripts.RW_FORCE_RELEASE, new String[] {key, channel},
-                UnlockSubscriptions.WAKE_ALL, "read", engine.connector().publishCommand()).thenApply(deleted -> deleted != null && deleted == 1);
+        return new ReadWriteForceRelease(key, channel, UnlockSubscriptions.WAKE_ALL, RedissonLayout.READ_MODE,
+                engine.connector().publishCommand()).run(engine.scripts()).thenApply(deleted -> deleted != null && deleted == 1);
     }
 
     /** @return whether the lock is read-locked, including a writer's own read holds (Redisson's definition) */
     @Override
     public boolean isLocked() {
-        long deadline = engine.deadline();
-        String mode = engine.await(engine.call(() -> engine.connector().commands().hget(key, "mode").toCompletableFuture()),
-                name, "inspect", deadline);
-        if ("read".equals(mode)) {
-            return true;
-        }
-        if (!"write".equals(mode)) {
-            return false;
-        }
-        long fields = engine.await(engine.call(() -> engine.connector().commands().hlen(key).toCompletableFuture()), name,
-                "inspect", deadline);
-        return fields > 2;
+        return inspection().readLocked();
     }
 }

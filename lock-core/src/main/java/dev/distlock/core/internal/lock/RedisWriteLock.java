@@ -9,10 +9,15 @@ import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.KeyValue;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.ReadWriteForceRelease;
 import dev.distlock.core.internal.script.Scripts;
+import dev.distlock.core.internal.script.WriteAbandon;
+import dev.distlock.core.internal.script.WriteAcquire;
+import dev.distlock.core.internal.script.WriteRelease;
 
 /**
  * The write side of Redisson's {@code RReadWriteLock}: owner field {@code <clientId>:<threadId>:write}
@@ -26,8 +31,6 @@ import dev.distlock.core.internal.script.Scripts;
  */
 public class RedisWriteLock extends AbstractRedisLock {
 
-    static final String WRITERS_PREFIX = "distlock_rwlock_writers";
-
     private static final Logger log = LoggerFactory.getLogger(RedisWriteLock.class);
 
     private final String channel;
@@ -40,22 +43,18 @@ public class RedisWriteLock extends AbstractRedisLock {
      */
     public RedisWriteLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = engine.names().suffixed("redisson_rwlock", key);
-        this.writers = engine.names().suffixed(WRITERS_PREFIX, key);
-    }
-
-    static String writerField(LockEngine engine, long ownerId) {
-        return engine.ownerField(ownerId) + ":write";
+        this.channel = layout.readWriteChannel();
+        this.writers = layout.writers();
     }
 
     @Override
-    protected String kind() {
-        return "write";
+    protected LockKind kind() {
+        return LockKind.WRITE;
     }
 
     @Override
     protected String ownerField(long ownerId) {
-        return writerField(engine, ownerId);
+        return layout.writerField(ownerId);
     }
 
     private long claimTimeoutMillis() {
@@ -68,11 +67,11 @@ public class RedisWriteLock extends AbstractRedisLock {
         if (waitMillis >= 0) {
             return CompletableFuture.completedFuture(null);
         }
-        String reader = engine.ownerField(ownerId);
+        String reader = layout.ownerField(ownerId);
         String writer = ownerField(ownerId);
-        return engine.within(engine.whenConnected(false,
+        return engine.replies().within(engine.calls().whenConnected(false,
                 () -> engine.connector().commands().hmget(key, reader, writer).toCompletableFuture()), name, "inspect",
-                engine.deadline()).thenAccept(fields -> refuseUpgrade(fields, reader));
+                engine.replies().deadline()).thenAccept(fields -> refuseUpgrade(fields, reader));
     }
 
     private void refuseUpgrade(List<KeyValue<String, String>> fields, String reader) {
@@ -88,25 +87,22 @@ public class RedisWriteLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
         long timeout = claimTimeoutMillis();
-        return engine.scripts().run(Scripts.RW_WRITE_ACQUIRE, new String[] {key, writers},
-                Long.toString(attempt.leaseMillis()), ownerField(attempt.ownerId()), Long.toString(attempt.waitMillis()),
-                Long.toString(timeout), Long.toString(Math.max(1, timeout / 3)));
+        return new WriteAcquire(key, writers, attempt.leaseMillis(), ownerField(attempt.ownerId()), attempt.waitMillis(),
+                timeout, Math.max(1, timeout / 3)).run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = engine.names().suffixed("redisson_unlock_latch", key) + ":" + requestId;
-        return engine.scripts().run(Scripts.RW_WRITE_RELEASE, new String[] {key, channel, latch},
-                UnlockSubscriptions.WAKE_ALL, Long.toString(leaseMillis), ownerField(ownerId),
-                Long.toString(engine.unlockLatchMillis()), engine.connector().publishCommand());
+        String latch = layout.unlockLatch(requestId);
+        return new WriteRelease(key, channel, latch, UnlockSubscriptions.WAKE_ALL, leaseMillis, ownerField(ownerId),
+                engine.unlockLatchMillis(), engine.connector().publishCommand()).run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<Void> abandonWait(long ownerId) {
         // By source: a waiter often gives up because Redis stopped answering (see runBySource).
-        return engine.within(engine.call(() -> engine.scripts().<Long>runBySource(Scripts.RW_WRITE_ABANDON,
-                new String[] {key, writers, channel}, UnlockSubscriptions.WAKE_ALL, ownerField(ownerId),
-                engine.connector().publishCommand())), name, "withdraw the write claim on", engine.deadline())
+        return engine.replies().within(engine.calls().call(() -> new WriteAbandon(key, writers, channel, UnlockSubscriptions.WAKE_ALL,
+                ownerField(ownerId), engine.connector().publishCommand()).runBySource(engine.scripts())), name, "withdraw the write claim on", engine.replies().deadline())
                 .handle((withdrawn, failure) -> {
                     if (failure != null) {
                         // The claim lapses by itself within one claim timeout.
@@ -128,15 +124,13 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
-        return engine.scripts().<Long>run(Scripts.RW_FORCE_RELEASE, new String[] {key, channel},
-                UnlockSubscriptions.WAKE_ALL, "write", engine.connector().publishCommand()).thenApply(deleted -> deleted != null && deleted == 1);
+        return new ReadWriteForceRelease(key, channel, UnlockSubscriptions.WAKE_ALL, RedissonLayout.WRITE_MODE,
+                engine.connector().publishCommand()).run(engine.scripts()).thenApply(deleted -> deleted != null && deleted == 1);
     }
 
     /** @return whether the lock is write-locked */
     @Override
     public boolean isLocked() {
-        String mode = engine.await(engine.call(() -> engine.connector().commands().hget(key, "mode").toCompletableFuture()),
-                name, "inspect");
-        return "write".equals(mode);
+        return inspection().writeLocked();
     }
 }

@@ -6,9 +6,14 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.ForceRelease;
+import dev.distlock.core.internal.script.ReentrantAcquire;
+import dev.distlock.core.internal.script.ReentrantPassWakeup;
+import dev.distlock.core.internal.script.ReentrantRelease;
 import dev.distlock.core.internal.script.Scripts;
 
 /**
@@ -40,14 +45,14 @@ public class ReentrantRedisLock extends AbstractRedisLock {
      */
     public ReentrantRedisLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = engine.names().suffixed("redisson_lock__channel", key);
-        this.waitingClients = engine.names().suffixed("distlock_lock_waiters", key);
-        this.wakePrefix = engine.names().suffixed("distlock_lock__wake", key) + ":";
+        this.channel = layout.channel();
+        this.waitingClients = layout.waitingClients();
+        this.wakePrefix = layout.wakePrefix();
     }
 
     @Override
-    protected String kind() {
-        return "reentrant";
+    protected LockKind kind() {
+        return LockKind.REENTRANT;
     }
 
     /** @return whether this kind wakes one listed client rather than broadcasting */
@@ -78,9 +83,8 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         }
         CompletableFuture<@Nullable Long> reply;
         try {
-            reply = engine.scripts().<@Nullable Long>run(Scripts.REENTRANT_ACQUIRE, new String[] {key, waitingClients},
-                    Long.toString(leaseMillis), ownerField(ownerId), mode, register, unregister,
-                    Long.toString(listingSlackMillis()));
+            reply = new ReentrantAcquire(key, waitingClients, leaseMillis, ownerField(ownerId), mode, register, unregister,
+                    listingSlackMillis()).run(engine.scripts());
         }
         catch (RuntimeException ex) {
             toCaller.completeExceptionally(ex);
@@ -131,17 +135,16 @@ public class ReentrantRedisLock extends AbstractRedisLock {
             return;
         }
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        engine.uncertainAcquisitions().gaveUp(attemptId(ownerId), () -> engine.call(() -> release(lease, ownerId)),
+        engine.uncertainAcquisitions().gaveUp(attemptId(ownerId), () -> engine.calls().call(() -> release(lease, ownerId)),
                 lease + engine.options().commandTimeout().toMillis(), engine.scheduler(), name);
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = engine.names().suffixed("redisson_unlock_latch", key) + ":" + requestId;
-        return engine.scripts().run(Scripts.REENTRANT_RELEASE, new String[] {key, channel, latch, waitingClients},
-                UnlockSubscriptions.WAKE_ONE, Long.toString(leaseMillis), ownerField(ownerId),
-                Long.toString(engine.unlockLatchMillis()), targetedWakeups() ? wakePrefix : "",
-                engine.connector().publishCommand());
+        String latch = layout.unlockLatch(requestId);
+        return new ReentrantRelease(key, channel, latch, waitingClients, UnlockSubscriptions.WAKE_ONE, leaseMillis,
+                ownerField(ownerId), engine.unlockLatchMillis(), targetedWakeups() ? wakePrefix : "",
+                engine.connector().publishCommand()).run(engine.scripts());
     }
 
     @Override
@@ -159,7 +162,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         if (!targetedWakeups()) {
             return super.join(ownerId);
         }
-        return engine.subscriptions().join(channel, wakePrefix + engine.clientId(), this::passWakeup, this::unlist);
+        return engine.subscriptions().join(channel, layout.clientWakeChannel(), this::passWakeup, this::unlist);
     }
 
     /**
@@ -167,7 +170,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
      * interrupted): deciding it per waiter at abandon time misses waiters that leave together.
      */
     private void unlist() {
-        engine.call(() -> engine.connector().commands().srem(waitingClients, engine.clientId()).toCompletableFuture())
+        engine.calls().call(() -> engine.connector().commands().srem(waitingClients, engine.clientId()).toCompletableFuture())
                 .exceptionally(failure -> {
                     // Harmless: the listing expires by itself, and a release that finds nobody listening
                     // on this client's channel unlists it and wakes someone else.
@@ -182,9 +185,8 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     private void passWakeup() {
-        engine.call(() -> engine.scripts().<Long>run(Scripts.REENTRANT_PASS_WAKEUP,
-                new String[] {key, channel, waitingClients}, UnlockSubscriptions.WAKE_ONE, wakePrefix, engine.clientId(),
-                engine.connector().publishCommand()))
+        engine.calls().call(() -> new ReentrantPassWakeup(key, channel, waitingClients, UnlockSubscriptions.WAKE_ONE, wakePrefix,
+                engine.clientId(), engine.connector().publishCommand()).run(engine.scripts()))
                 .exceptionally(failure -> {
                     log.debug("Could not pass on a wake-up for lock '{}'", name, failure);
                     return null;
@@ -193,7 +195,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
-        return engine.scripts().<Long>run(Scripts.FORCE_RELEASE, new String[] {key, channel},
-                UnlockSubscriptions.WAKE_ONE, engine.connector().publishCommand()).thenApply(deleted -> deleted != null && deleted == 1);
+        return new ForceRelease(key, channel, UnlockSubscriptions.WAKE_ONE, engine.connector().publishCommand())
+                .run(engine.scripts()).thenApply(deleted -> deleted != null && deleted == 1);
     }
 }

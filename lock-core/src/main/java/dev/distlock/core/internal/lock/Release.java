@@ -26,11 +26,12 @@ final class Release {
     private final @Nullable Hold hold;
     private final long lease;
 
-    Release(AbstractRedisLock lock, long ownerId, String ownerDescription) {
+    /** Call it on the unlocking thread: it may be the owner, which the error messages then name. */
+    Release(AbstractRedisLock lock, long ownerId) {
         this.lock = lock;
         this.engine = lock.engine;
         this.ownerId = ownerId;
-        this.ownerDescription = ownerDescription;
+        this.ownerDescription = describeOwner(engine, ownerId);
         this.hold = engine.holds().get(lock.key, lock.ownerField(ownerId));
         this.lease = hold == null ? engine.watchdogMillis() : hold.leaseAfterRelease(engine.watchdogMillis());
     }
@@ -40,7 +41,7 @@ final class Release {
         if (hold != null) {
             engine.holds().releasing(hold);
             if (hold.count() <= 1) {
-                lock.reportReleasing(ownerId);
+                lock.events().releasing(ownerId);
             }
         }
         return releaseOnce().handle((result, failure) -> {
@@ -85,7 +86,7 @@ final class Release {
             if (hold != null) {
                 engine.holds().remove(hold);
             }
-            lock.reportReleased(ownerId);
+            lock.events().released(ownerId);
             return CompletableFuture.completedFuture(null);
         }
         if (hold == null) {
@@ -126,7 +127,7 @@ final class Release {
             log.warn("Released {} hold(s) of lock '{}' that Redis still counted after the last unlock of owner {}"
                     + " (lost acquire replies or failed unlocks)", extra, lock.name, lock.ownerField(ownerId));
             if (result != null) {
-                lock.reportReleased(ownerId);
+                lock.events().released(ownerId);
             }
             return CompletableFuture.<Void>completedFuture(null);
         }).thenCompose(next -> next);
@@ -135,21 +136,30 @@ final class Release {
     /** Runs the release script, once more if its reply was lost, all within one command timeout. */
     private CompletableFuture<@Nullable Long> releaseOnce() {
         String requestId = engine.newRequestId();
-        return engine.connected(lock.name, "release").thenCompose(connected -> releaseOnce(requestId, engine.deadline()));
+        return engine.calls().connected(lock.name, "release")
+                .thenCompose(connected -> releaseOnce(requestId, engine.replies().deadline()));
     }
 
     private CompletableFuture<@Nullable Long> releaseOnce(String requestId, long deadline) {
-        return engine.within(engine.call(() -> lock.release(lease, ownerId, requestId)), lock.name,
+        return engine.replies().within(engine.calls().call(() -> lock.release(lease, ownerId, requestId)), lock.name,
                 "release", deadline).handle((result, failure) -> {
                     if (failure == null) {
                         return CompletableFuture.completedFuture(result);
                     }
-                    if (engine.isClosed() || !engine.before(deadline)) {
+                    if (engine.isClosed() || !engine.replies().before(deadline)) {
                         return CompletableFuture.<@Nullable Long>failedFuture(failure);
                     }
                     // The reply may have been lost after the script ran; the latch makes the retry replay it.
-                    return engine.within(engine.call(() -> lock.release(lease, ownerId, requestId)), lock.name,
+                    return engine.replies().within(engine.calls().call(() -> lock.release(lease, ownerId, requestId)), lock.name,
                             "release", deadline);
                 }).thenCompose(next -> next);
+    }
+
+    private static String describeOwner(LockEngine engine, long ownerId) {
+        String owner = "client id " + engine.clientId() + ", ";
+        if (ownerId == Thread.currentThread().getId()) {
+            return owner + "thread '" + Thread.currentThread().getName() + "' (id " + ownerId + ")";
+        }
+        return owner + "owner id " + ownerId;
     }
 }

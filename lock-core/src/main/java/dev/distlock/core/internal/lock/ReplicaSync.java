@@ -101,8 +101,8 @@ final class ReplicaSync {
         CompletableFuture<Long> acknowledged = connection == null
                 ? CompletableFuture.failedFuture(
                         new LockException("Cannot wait for replicas of lock '" + name + "': its connection was closed"))
-                : engine.within(engine.call(() -> connection.waitForReplicas(replicas, timeoutMillis)), name,
-                        "wait for replicas of", engine.deadline());
+                : engine.replies().within(engine.calls().call(() -> connection.waitForReplicas(replicas, timeoutMillis)), name,
+                        "wait for replicas of", engine.replies().deadline());
         return acknowledged.handle((count, failure) -> {
             long acks;
             if (failure == null) {
@@ -124,7 +124,7 @@ final class ReplicaSync {
             lastAcknowledged = acks;
             log.debug("Lock '{}': {} of {} replicas acknowledged within {} ms; releasing and retrying", name, acks,
                     replicas, timeoutMillis);
-            return engine.within(engine.call(undo), name, "undo unreplicated acquisition of", engine.deadline())
+            return engine.replies().within(engine.calls().call(undo), name, "undo unreplicated acquisition of", engine.replies().deadline())
                     .thenApply(released -> (@Nullable Long) RETRY_MILLIS);
         }).thenCompose(next -> next);
     }

@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import dev.distlock.core.internal.lock.Hold;
 import dev.distlock.core.internal.lock.LocalHolds;
 import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.RenewHolds;
 import dev.distlock.core.internal.script.ScriptExecutor;
 
 /**
@@ -139,16 +140,10 @@ public final class LeaseWatchdog {
                 if (batch.isEmpty()) {
                     return null;
                 }
-                String[] keys = new String[batch.size()];
-                String[] args = new String[batch.size() + 1];
-                args[0] = Long.toString(leaseMillis);
-                for (int i = 0; i < batch.size(); i++) {
-                    keys[i] = batch.get(i).key();
-                    args[i + 1] = batch.get(i).ownerField();
-                }
                 CompletableFuture<List<Long>> reply;
                 try {
-                    reply = executor.run(script, keys, args);
+                    reply = new RenewHolds(script, batch.stream().map(Hold::key).toList(), leaseMillis,
+                            batch.stream().map(Hold::ownerField).toList()).run(executor);
                 }
                 catch (RuntimeException ex) {
                     reply = CompletableFuture.failedFuture(ex);

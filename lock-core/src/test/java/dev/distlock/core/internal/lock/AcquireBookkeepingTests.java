@@ -90,7 +90,7 @@ class AcquireBookkeepingTests {
         ReentrantRedisLock lock = new ReentrantRedisLock(engine, name);
         long owner = RedisLock.newOwnerId();
         redis.command("CLIENT", "PAUSE", "1500");
-        CompletableFuture<Long> attempt = engine.call(() -> lock.tryOnce(Attempt.once(30_000, owner)));
+        CompletableFuture<Long> attempt = engine.calls().call(() -> lock.tryOnce(Attempt.once(30_000, owner)));
         // What engine.await does when its deadline passes: it stops waiting for this reply.
         attempt.cancel(false);
         await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(redis.command("EXISTS", name)));

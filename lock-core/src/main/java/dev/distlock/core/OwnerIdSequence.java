@@ -1,9 +1,9 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core;
 
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Hands out negative owner ids, which can never collide with thread ids. */
-public final class OwnerIdSequence {
+final class OwnerIdSequence {
 
     private static final AtomicLong LAST = new AtomicLong();
 
@@ -14,7 +14,7 @@ public final class OwnerIdSequence {
      * Returns the next id.
      * @return a negative id never returned before in this JVM
      */
-    public static long next() {
+    static long next() {
         return LAST.decrementAndGet();
     }
 }

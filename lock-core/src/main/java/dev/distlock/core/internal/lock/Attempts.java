@@ -1,0 +1,85 @@
+package dev.distlock.core.internal.lock;
+
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.distlock.core.internal.pubsub.ChannelWaiters;
+
+/**
+ * Sends the acquire attempts of one {@link Acquisition}, each within one command timeout: on the
+ * shared connection, or, with the replica-sync guard on, through {@link ReplicaSync}, which undoes
+ * a grant too few replicas saw.
+ */
+final class Attempts {
+
+    private final AbstractRedisLock lock;
+    private final LockEngine engine;
+    private final long ownerId;
+    /** The lease each attempt asks for: the watchdog's when the caller asked for the watchdog. */
+    private final long lease;
+    private final ReplicaSync sync;
+
+    Attempts(AbstractRedisLock lock, long leaseMillis, long ownerId) {
+        this.lock = lock;
+        this.engine = lock.engine;
+        this.ownerId = ownerId;
+        this.lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
+        this.sync = new ReplicaSync(engine, lock.name, lock.key);
+    }
+
+    /**
+     * Runs the kind's acquire script once.
+     * @param waiting the local waiters the caller joined, or {@code null}
+     * @param waitLeft the caller's remaining wait in ms ({@code 0}: will not wait, {@code -1}: forever)
+     * @param call the acquisition
+     * @return {@code null} when acquired (and confirmed by enough replicas), else ms to park
+     */
+    CompletableFuture<@Nullable Long> send(@Nullable ChannelWaiters waiting, long waitLeft, Acquisition call) {
+        Attempt once = new Attempt(lease, ownerId, waitLeft, waiting, call);
+        return engine.calls().connected(lock.name, "acquire").thenCompose(connected -> {
+            long deadline = engine.replies().deadline();
+            // A replica-synced attempt borrows a connection of its own, which may have to be opened.
+            CompletableFuture<@Nullable Long> sent = sync.enabled()
+                    ? engine.calls().offload(() -> sync.acquire(() -> lock.tryOnce(once)))
+                    : engine.calls().call(() -> lock.tryOnce(once));
+            return engine.replies().within(sent, lock.name, "acquire", deadline);
+        }).thenCompose(ttl -> ttl != null
+                ? CompletableFuture.completedFuture(sync.refused(ttl))
+                : sync.confirm(() -> lock.release(lease, ownerId)));
+    }
+
+    /** @return gives back a grant nobody will use (the caller cancelled as it came) */
+    CompletableFuture<@Nullable Long> giveBack() {
+        return engine.calls().call(() -> lock.release(lease, ownerId));
+    }
+
+    /** Throws when the last attempt was refused for want of replicas, rather than by contention. */
+    void throwIfShortfall() {
+        sync.throwIfShortfall();
+    }
+
+    /** @return the kind's wake-up channel joined, or {@code null} when pub/sub cannot be used now (bounded parks instead) */
+    @Nullable ChannelWaiters join() {
+        try {
+            return lock.join(ownerId);
+        }
+        catch (RuntimeException ex) {
+            engine.calls().failIfClosed(lock.name, ex);
+            return null;
+        }
+    }
+
+    /**
+     * Waits for a joined channel's subscription, at most a command timeout (and the caller's wait):
+     * a slow SUBSCRIBE is not fatal, since parks are bounded by the holder's TTL anyway.
+     * @param joined the channel's waiters
+     * @param remainingMillis the caller's remaining wait
+     * @return completes when subscribed or when the bound passes
+     */
+    CompletableFuture<?> subscribed(ChannelWaiters joined, long remainingMillis) {
+        long bound = Math.min(engine.options().commandTimeout().toMillis(), remainingMillis);
+        CompletableFuture<Void> timeUp = engine.calls().delay(bound);
+        return CompletableFuture.anyOf(joined.ready(), timeUp).whenComplete((ignored, error) -> timeUp.complete(null));
+    }
+}

@@ -1,0 +1,112 @@
+package dev.distlock.core.internal.lock;
+
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.distlock.core.LockKind;
+import dev.distlock.core.internal.pubsub.ChannelWaiters;
+import dev.distlock.core.internal.script.LuaScript;
+
+/**
+ * What a lock kind supplies to the shared engine pieces: one acquire attempt, one release, its
+ * renewal script, its wake-up channel and force release, and the optional steps around a wait.
+ * Also what every kind knows about its lock: the engine, the name, the key and its layout.
+ */
+abstract class KindHooks extends LockOverloads {
+
+    protected final LockEngine engine;
+    protected final String name;
+    protected final String key;
+    /** Every key, channel and field of this lock; made first, so that a name no layout fits is refused here. */
+    protected final RedissonLayout layout;
+
+    KindHooks(LockEngine engine, String name) {
+        this.engine = engine;
+        this.name = Arguments.requireName(name);
+        this.key = engine.key(name);
+        this.layout = engine.layout(key);
+    }
+
+    /** @return this lock's kind, for diagnostics */
+    protected abstract LockKind kind();
+
+    /**
+     * Runs the acquire script once.
+     * @param attempt lease, owner, remaining wait and the waiters the caller joined
+     * @return {@code null} when acquired, else the ms to wait before trying again ({@code -1} unknown)
+     */
+    protected abstract CompletableFuture<@Nullable Long> tryOnce(Attempt attempt);
+
+    /**
+     * Runs the release script once. The script keeps an unlock latch under the request id, so a
+     * release whose reply was lost can be retried with the same id and replays its first outcome.
+     * @param leaseMillis lease to keep while holds remain
+     * @param ownerId owner
+     * @param requestId unique id of this unlock call
+     * @return {@code null} when the owner held nothing, {@code 0} when holds remain, {@code 1} when released
+     */
+    protected abstract CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId);
+
+    /** @return the script that renews this kind's holds (batched by the watchdog) */
+    protected abstract LuaScript renewScript();
+
+    /**
+     * Returns the channel whose messages wake this owner.
+     * @param ownerId owner
+     * @return channel name
+     */
+    protected abstract String wakeChannel(long ownerId);
+
+    /** @return deletes the lock whoever holds it, waking waiters */
+    protected abstract CompletableFuture<Boolean> forceRelease();
+
+    /**
+     * Joins this kind's wake-up channel for an owner. Kinds with targeted wake-ups also listen on a
+     * client channel and unlist the client when its last local waiter leaves.
+     * @param ownerId owner
+     * @return the channel's waiters
+     */
+    protected ChannelWaiters join(long ownerId) {
+        return engine.subscriptions().join(wakeChannel(ownerId));
+    }
+
+    /**
+     * Checks, before the first attempt, that the call can ever succeed.
+     * @param waitMillis the caller's wait
+     * @param ownerId owner
+     * @return completes when the call may go ahead; fails with what to report otherwise
+     */
+    protected CompletableFuture<Void> beforeAcquire(long waitMillis, long ownerId) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Called when an owner stops waiting without the lock (timeout, cancel); kinds that queue
+     * waiters remove it here. Never fails: an entry it cannot remove lapses by itself.
+     * @param ownerId owner
+     * @return completes once done
+     */
+    protected CompletableFuture<Void> abandonWait(long ownerId) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Called once when an acquisition ends, whatever the outcome, after it left the wake-up channel.
+     * @param call the acquisition
+     * @param acquired whether it holds the lock
+     * @param leaseMillis its lease, {@code -1} for the watchdog
+     */
+    protected void acquisitionEnded(Acquisition call, boolean acquired, long leaseMillis) {
+    }
+
+    /**
+     * Returns the owner field of this kind.
+     * @param ownerId owner
+     * @return field in the lock hash
+     */
+    protected String ownerField(long ownerId) {
+        return layout.ownerField(ownerId);
+    }
+
+}

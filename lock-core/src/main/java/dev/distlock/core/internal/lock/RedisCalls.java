@@ -1,0 +1,228 @@
+package dev.distlock.core.internal.lock;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.distlock.core.LockException;
+import dev.distlock.core.internal.connection.RedisConnector;
+
+/**
+ * How the locks of one client start Redis calls, and what a call reports once the client is
+ * closed. Owned by the {@link LockEngine}; {@link ReplyDeadlines} bounds the waits for replies.
+ */
+public final class RedisCalls {
+
+    private final String clientId;
+    private final RedisConnector connector;
+    private final BooleanSupplier pubSubConnected;
+    private final ScheduledExecutorService scheduler;
+    /**
+     * Opens connections for callers that must not block: connecting is the one step of a lock call
+     * that cannot be asynchronous with the connectors' lazy opening. One thread at most, and only
+     * while there is something to open.
+     */
+    private final ThreadPoolExecutor connecting;
+    /** Pending {@link #delay} timers, completed by {@link #shutdown()}, which stops the scheduler that would. */
+    private final Set<CompletableFuture<Void>> delays = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    RedisCalls(String clientId, RedisConnector connector, BooleanSupplier pubSubConnected,
+            ScheduledExecutorService scheduler) {
+        this.clientId = clientId;
+        this.connector = connector;
+        this.pubSubConnected = pubSubConnected;
+        this.scheduler = scheduler;
+        this.connecting = new ThreadPoolExecutor(0, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
+            Thread thread = new Thread(runnable, "distlock-connect-" + clientId.substring(0, 8));
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** @return whether the client was closed */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Marks the client closed: from now on every call reports the close. */
+    void markClosed() {
+        closed = true;
+    }
+
+    /** Stops the connecting thread and ends pending delays; after the scheduler was stopped. */
+    void shutdown() {
+        connecting.shutdownNow();
+        List.copyOf(delays).forEach(delay -> delay.complete(null));
+    }
+
+    /**
+     * Starts a Redis call, turning a synchronous failure (e.g. cannot connect) into a failed future.
+     * When the command connection is not open yet (first use, or reopened after a demotion), the
+     * call starts on the connecting thread instead: calls are also started from Redis I/O threads
+     * (the next step of an acquisition), where opening a connection would wait for that very thread.
+     * @param call the call
+     * @param <T> reply type
+     * @return the pending reply
+     */
+    public <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> call) {
+        return whenConnected(false, call);
+    }
+
+    private static <T> CompletableFuture<T> invoke(Supplier<CompletableFuture<T>> call) {
+        try {
+            return call.get();
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /**
+     * Runs a step that sends commands once the connections it needs are open: at once when they
+     * are, else on the connecting thread, so that a caller that must not block never opens one.
+     * @param pubSub whether the step also needs the pub/sub connection
+     * @param step the step
+     * @param <T> reply type
+     * @return the step's reply
+     */
+    public <T> CompletableFuture<T> whenConnected(boolean pubSub, Supplier<CompletableFuture<T>> step) {
+        if (connector.commandsReady() && (!pubSub || pubSubConnected.getAsBoolean())) {
+            return invoke(step);
+        }
+        return offload(step);
+    }
+
+    /**
+     * Completes once the command connection is open, opening it on the connecting thread if needed
+     * (in a cluster, also learning the kind of pub/sub). A call starts its deadline after this:
+     * connecting is bounded by the connect timeout, not by the command timeout.
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @return completes when connected; fails with a {@link LockException} when it cannot connect
+     */
+    public CompletableFuture<Void> connected(String lockName, String action) {
+        if (connector.commandsReady()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return offload(() -> {
+            connector.commands();
+            try {
+                connector.publishCommand();
+            }
+            catch (LockException ex) {
+                // Asked again when a release needs it.
+            }
+            return CompletableFuture.<Void>completedFuture(null);
+        }).handle((ok, failure) -> {
+            if (failure != null) {
+                throw failed(failure, lockName, action);
+            }
+            return ok;
+        });
+    }
+
+    /**
+     * Runs a step that may block (it opens connections) on the connecting thread.
+     * @param step the step
+     * @param <T> reply type
+     * @return the step's reply
+     */
+    public <T> CompletableFuture<T> offload(Supplier<CompletableFuture<T>> step) {
+        try {
+            return CompletableFuture.supplyAsync(() -> invoke(step), connecting).thenCompose(reply -> reply);
+        }
+        catch (RejectedExecutionException ex) {
+            return CompletableFuture.failedFuture(closedException("(client)", ex));
+        }
+    }
+
+    /**
+     * Completes after a delay, on the scheduler; at once if the client is closing.
+     * @param millis the delay
+     * @return completes when the time is up
+     */
+    public CompletableFuture<Void> delay(long millis) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        delays.add(done);
+        try {
+            ScheduledFuture<?> task = scheduler.schedule(() -> done.complete(null), Math.max(0, millis),
+                    TimeUnit.MILLISECONDS);
+            done.whenComplete((ignored, failure) -> {
+                task.cancel(false);
+                delays.remove(done);
+            });
+        }
+        catch (RejectedExecutionException ex) {
+            delays.remove(done);
+            done.complete(null);
+        }
+        if (closed) {
+            done.complete(null);
+        }
+        return done;
+    }
+
+    /**
+     * Turns the failure of a Redis call into the {@link LockException} callers see.
+     * @param failure what the call failed with
+     * @param lockName lock name for the message
+     * @param action what the call does
+     * @return the exception to report
+     */
+    public LockException failed(Throwable failure, String lockName, String action) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        if (closed) {
+            return closedException(lockName, cause);
+        }
+        return new LockException("Cannot " + action + " lock '" + lockName + "' on " + connector.describe() + ": "
+                + cause.getMessage(), cause);
+    }
+
+    /**
+     * Returns the exception of a call made on (or cut short by) a closed client.
+     * @param lockName lock name for the message
+     * @param cause what the close caused, or {@code null}
+     * @return the exception
+     */
+    public LockException closedException(String lockName, @Nullable Throwable cause) {
+        return new LockException("Lock client " + clientId + " is closed; cannot use lock '" + lockName + "'", cause);
+    }
+
+    /**
+     * Throws if the client was closed.
+     * @param lockName lock name for the message
+     * @throws LockException if closed
+     */
+    public void ensureOpen(String lockName) {
+        failIfClosed(lockName, null);
+    }
+
+    /**
+     * Throws the "client closed" {@link LockException} if the client was closed, so that a failure
+     * caused by {@code close()} (a shut-down scheduler, a closed connection or subscription
+     * registry) reaches the caller as the documented exception rather than as its symptom.
+     * @param lockName lock name for the message
+     * @param cause the failure the close caused, or {@code null}
+     * @throws LockException if closed
+     */
+    public void failIfClosed(String lockName, @Nullable Throwable cause) {
+        if (closed) {
+            throw closedException(lockName, cause);
+        }
+    }
+
+}

@@ -1,0 +1,160 @@
+package dev.distlock.core.internal.lock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.distlock.core.LockException;
+import dev.distlock.core.internal.connection.RedisConnector;
+
+/**
+ * Bounds the waits for Redis replies: a public call fails within one command timeout, however
+ * many commands it sends. Owned by the {@link LockEngine}.
+ */
+public final class ReplyDeadlines {
+
+    /** How long past a call's deadline a wait lets the connection's own timer fail the command first. */
+    private static final long TIMER_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private final Duration commandTimeout;
+    private final RedisConnector connector;
+    private final ScheduledExecutorService scheduler;
+    private final RedisCalls calls;
+
+    ReplyDeadlines(Duration commandTimeout, RedisConnector connector, ScheduledExecutorService scheduler,
+            RedisCalls calls) {
+        this.commandTimeout = commandTimeout;
+        this.connector = connector;
+        this.scheduler = scheduler;
+        this.calls = calls;
+    }
+
+    /**
+     * Returns the deadline of a public call that starts now: one command timeout away. A call that
+     * sends several commands (a retried release, a read of several fields) passes it to each
+     * {@link #await(CompletableFuture, String, String, long)}, so the whole call fails within the
+     * command timeout rather than within a multiple of it.
+     * @return the deadline, in {@link System#nanoTime()} terms
+     */
+    public long deadline() {
+        return System.nanoTime() + commandTimeout.toNanos();
+    }
+
+    /**
+     * Returns whether a deadline leaves time for another command.
+     * @param deadline from {@link #deadline()}
+     * @return whether it has not passed
+     */
+    public boolean before(long deadline) {
+        return deadline - System.nanoTime() > 0;
+    }
+
+    /**
+     * Waits for a Redis reply, at most the command timeout. Interrupts are deferred: a release must
+     * complete even for an interrupted caller.
+     * @param future the pending reply
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @param <T> reply type
+     * @return the reply
+     */
+    public <T> T await(CompletableFuture<T> future, String lockName, String action) {
+        return await(future, lockName, action, deadline());
+    }
+
+    /**
+     * Waits for a Redis reply until a call's deadline. The connection's own command timeout (the
+     * same length, counted from when the command was sent) must fail a command before this wait
+     * gives up on it, so this wait allows a short slack past the deadline: a caller that gave up
+     * first could be overtaken by a late reply of a command that did run, after it stopped
+     * tracking that command as uncertain.
+     * @param future the pending reply
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @param deadline from {@link #deadline()}
+     * @param <T> reply type
+     * @return the reply
+     */
+    public <T> T await(CompletableFuture<T> future, String lockName, String action, long deadline) {
+        calls.ensureOpen(lockName);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get(Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()), TimeUnit.NANOSECONDS);
+                }
+                catch (InterruptedException ex) {
+                    interrupted = true;
+                }
+                catch (ExecutionException ex) {
+                    Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+                    // A call cut short by close() reports the close, not the connection's death throes.
+                    calls.failIfClosed(lockName, cause);
+                    throw new LockException("Cannot " + action + " lock '" + lockName + "' on " + connector.describe()
+                            + ": " + cause.getMessage(), cause);
+                }
+                catch (TimeoutException ex) {
+                    if (!future.cancel(false)) {
+                        // The reply won the race against the deadline: it was delivered, so use it.
+                        continue;
+                    }
+                    calls.failIfClosed(lockName, ex);
+                    throw new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
+                            + connector.describe() + " did not answer within " + commandTimeout, ex);
+                }
+            }
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The non-blocking form of {@link #await(CompletableFuture, String, String, long)}: the reply,
+     * or a {@link LockException} saying what failed, by the same deadline and with the same slack.
+     * @param future the pending reply
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @param deadline from {@link #deadline()}
+     * @param <T> reply type
+     * @return the reply
+     */
+    public <T> CompletableFuture<T> within(CompletableFuture<T> future, String lockName, String action, long deadline) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        ScheduledFuture<?> timer;
+        try {
+            timer = scheduler.schedule(() -> {
+                if (future.cancel(false)) {
+                    result.completeExceptionally(calls.isClosed() ? calls.closedException(lockName, null)
+                            : new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
+                                    + connector.describe() + " did not answer within " + commandTimeout));
+                }
+            }, Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        catch (RejectedExecutionException ex) {
+            // Closing: the connections close too, which fails the command.
+            timer = null;
+        }
+        ScheduledFuture<?> deadlineTimer = timer;
+        future.whenComplete((reply, failure) -> {
+            if (deadlineTimer != null) {
+                deadlineTimer.cancel(false);
+            }
+            if (failure == null) {
+                result.complete(reply);
+            }
+            else if (!future.isCancelled()) {
+                result.completeExceptionally(calls.failed(failure, lockName, action));
+            }
+        });
+        return result;
+    }
+
+}

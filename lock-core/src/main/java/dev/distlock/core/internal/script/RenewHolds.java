@@ -1,0 +1,58 @@
+package dev.distlock.core.internal.script;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Renews many holds of one kind in one call ({@code renew}, {@code rw-read-renew} or
+ * {@code rw-write-renew}): hold {@code i} is {@code KEYS[i]} with owner field {@code ARGV[i+1]}.
+ * Replies one value per hold: {@code 1} renewed, {@code 0} no longer held, {@code -1} unknown.
+ *
+ * @param script one of the three renewal scripts
+ * @param lockKeys lock key of each hold
+ * @param leaseMillis the lease every renewed hold gets
+ * @param ownerFields owner field of each hold, in the order of {@code lockKeys}
+ */
+public record RenewHolds(LuaScript script, List<String> lockKeys, long leaseMillis, List<String> ownerFields)
+        implements ScriptCall<List<Long>> {
+
+    /** {@code renew}: holds of reentrant, fenced and fair locks. */
+    public static final ScriptSignature RENEW = new ScriptSignature(Scripts.RENEW, List.of("lock key of hold i"),
+            List.of("lease in ms", "owner field of hold i"));
+
+    /** {@code rw-read-renew}: read holds. */
+    public static final ScriptSignature READ_RENEW = new ScriptSignature(Scripts.RW_READ_RENEW,
+            List.of("lock key of hold i"), List.of("lease in ms", "reader field of hold i"));
+
+    /** {@code rw-write-renew}: write holds. */
+    public static final ScriptSignature WRITE_RENEW = new ScriptSignature(Scripts.RW_WRITE_RENEW,
+            List.of("lock key of hold i"), List.of("lease in ms", "writer field of hold i"));
+
+    /** Checks that the script is a renewal script and that every key has its owner field. */
+    public RenewHolds {
+        lockKeys = List.copyOf(lockKeys);
+        ownerFields = List.copyOf(ownerFields);
+        if (lockKeys.size() != ownerFields.size()) {
+            throw new IllegalArgumentException("'ownerFields' must have one field per lock key: " + lockKeys.size()
+                    + " keys, " + ownerFields.size() + " fields");
+        }
+        if (!script.equals(Scripts.RENEW) && !script.equals(Scripts.RW_READ_RENEW) && !script.equals(Scripts.RW_WRITE_RENEW)) {
+            throw new IllegalArgumentException("'script' must be a renewal script; was " + script.name());
+        }
+    }
+
+    @Override
+    public ScriptSignature signature() {
+        return script.equals(Scripts.RW_READ_RENEW) ? READ_RENEW : script.equals(Scripts.RW_WRITE_RENEW) ? WRITE_RENEW : RENEW;
+    }
+
+    @Override
+    public String[] keys() {
+        return lockKeys.toArray(String[]::new);
+    }
+
+    @Override
+    public String[] args() {
+        return Stream.concat(Stream.of(Long.toString(leaseMillis)), ownerFields.stream()).toArray(String[]::new);
+    }
+}
