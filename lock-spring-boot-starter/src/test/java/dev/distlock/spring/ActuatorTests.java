@@ -86,6 +86,9 @@ class ActuatorTests {
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletableFuture<String> result = service.future("ep", work);
         try {
+            // The caller gets its future at once; the lock is taken without blocking it.
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> client.getLock("future:ep").isLocked());
             HttpResponse<String> list = get("/actuator/distlock");
             assertThat(list.statusCode()).isEqualTo(200);
             assertThat(list.body()).contains("\"name\":\"future:ep\"").contains("\"template\":\"future\"")

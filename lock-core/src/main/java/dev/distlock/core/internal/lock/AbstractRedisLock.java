@@ -83,14 +83,21 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
     }
 
     /** Records a granted hold (renewal, bookkeeping) and tells the listeners. */
-    void registerHold(long leaseMillis, long ownerId, long start) {
+    void registerHold(long leaseMillis, long ownerId, long start, boolean report) {
         // Granted as close() ran: nothing will renew or release the hold, which expires with its
         // lease like every hold at close, so report the close rather than a hold the caller cannot use.
         engine.calls().ensureOpen(name);
         LockEvents view = events;
         engine.holds().acquired(name, kind(), key, ownerId, ownerField(ownerId), renewScript(), leaseMillis,
                 view.viewListeners());
-        view.acquired(ownerId, start);
+        if (report) {
+            view.acquired(ownerId, start);
+        }
+    }
+
+    /** Tells the listeners of a grant whose acquisition did not (its blocking caller does). */
+    void reportAcquired(long ownerId, long start) {
+        events.acquired(ownerId, start);
     }
 
     /** @return the listeners of this view */

@@ -28,6 +28,8 @@ final class Acquisition {
     private final long leaseMillis;
     private final long ownerId;
     private final long start = System.nanoTime();
+    /** Whether the blocking caller reports the grant to the listeners itself, on its own thread. */
+    private volatile boolean reportLater;
     private final Attempts attempts;
     private final AcquisitionOutcome outcome;
     private final CompletableFuture<Boolean> result;
@@ -47,6 +49,21 @@ final class Acquisition {
         this.attempts = new Attempts(lock, leaseMillis, ownerId);
         this.outcome = new AcquisitionOutcome(this, lock, attempts, leaseMillis, start, this::leaveChannel);
         this.result = outcome.result();
+    }
+
+    /** The caller that waits for this call reports the grant itself ({@link #reportAcquired()}). */
+    void reportAcquiredLater() {
+        reportLater = true;
+    }
+
+    /** @return whether the grant is reported by the waiting caller rather than where it arrives */
+    boolean reportsAcquiredLater() {
+        return reportLater;
+    }
+
+    /** Tells the listeners of the grant, on the calling thread. */
+    void reportAcquired() {
+        lock.reportAcquired(ownerId, start);
     }
 
     /** @return completes with whether the lock was acquired; cancelling it abandons the call */

@@ -50,7 +50,7 @@ final class AcquisitionOutcome {
             return;
         }
         try {
-            lock.registerHold(leaseMillis, call.ownerId(), start);
+            lock.registerHold(leaseMillis, call.ownerId(), start, !call.reportsAcquiredLater());
         }
         catch (LockException ex) {
             failed(ex);

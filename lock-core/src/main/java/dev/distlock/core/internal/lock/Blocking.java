@@ -30,7 +30,14 @@ final class Blocking {
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
-        return acquire(acquisition, acquisition.start(), interruptible);
+        // Heard on this thread, as before the engine became asynchronous: listeners that label
+        // holds with the acquiring thread (timelines, logs) keep seeing the caller.
+        acquisition.reportAcquiredLater();
+        boolean acquired = acquire(acquisition, acquisition.start(), interruptible);
+        if (acquired) {
+            acquisition.reportAcquired();
+        }
+        return acquired;
     }
 
     /**

@@ -89,6 +89,9 @@ class AcquireBookkeepingTests {
         String name = "late-reply:" + UUID.randomUUID();
         ReentrantRedisLock lock = new ReentrantRedisLock(engine, name);
         long owner = RedisLock.newOwnerId();
+        // Connected first: the attempt below must go out on the command connection at once, not
+        // wait for the connection to open on another thread.
+        assertThat(lock.isLocked()).isFalse();
         redis.command("CLIENT", "PAUSE", "1500");
         CompletableFuture<Long> attempt = engine.calls().call(() -> lock.tryOnce(Attempt.once(30_000, owner)));
         // What engine.await does when its deadline passes: it stops waiting for this reply.
