@@ -17,7 +17,7 @@ public class DistlockEventsProperties {
     private boolean enabled;
 
     /**
-     * Most lock events kept; the newest overwrites the oldest.
+     * Most lock events kept, 1 to 100,000; the newest overwrites the oldest.
      */
     private int capacity = 2000;
 
