@@ -141,8 +141,6 @@ class FairLockRedissonInteropTests {
         long acquiredAt = ourWaiter.get(10, TimeUnit.SECONDS);
         assertThat(acquiredAt).isPositive();
         long elapsed = TimeUnit.NANOSECONDS.toMillis(acquiredAt - start);
-        System.out.printf("Fair lock, mixed Redisson/Distlock queue: second waiter held the lock %d ms after the "
-                + "first unlock%n", elapsed);
         // A Redisson acquisition shortens every queued deadline by its thread wait time (Redisson's own rule), so
         // our waiter may be purged and re-queue, but within one renewal period (a third of the 5 s waiter timeout).
         assertThat(elapsed).isLessThan(3000);

@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -115,17 +114,11 @@ class FairLockTests {
         assertThat(queue()).isEmpty();
         assertThat(redis.command("EXISTS", DEADLINES)).isEqualTo("0");
 
-        List<Long> handOffs = new ArrayList<>();
-        for (int i = 1; i <= 10; i++) {
-            handOffs.add(TimeUnit.NANOSECONDS.toMicros(acquiredAt[i] - releasingAt[i - 1]));
-        }
-        List<Long> sorted = new ArrayList<>(handOffs);
-        Collections.sort(sorted);
-        System.out.printf("Fair lock FIFO hand-off (unlock -> next waiter holding), 10 waiters on 2 clients: "
-                + "median %.2f ms, mean %.2f ms, max %.2f ms%n", sorted.get(5) / 1000.0,
-                sorted.stream().mapToLong(Long::longValue).average().orElse(0) / 1000.0, sorted.get(9) / 1000.0);
         // Each hand-off is a publish to the next waiter's own channel, not a park until a lease ends.
-        assertThat(sorted.get(9)).isLessThan(TimeUnit.SECONDS.toMicros(2));
+        for (int i = 1; i <= 10; i++) {
+            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt[i] - releasingAt[i - 1])).as("hand-off to waiter %d", i)
+                    .isLessThan(2000);
+        }
     }
 
     @Test
@@ -188,8 +181,6 @@ class FairLockTests {
         lock.unlock();
         await().atMost(Duration.ofSeconds(5)).until(() -> acquiredAt.get() != 0);
         long delay = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - unlockedAt);
-        System.out.printf("Fair lock: next waiter behind a dead head held the lock %d ms after unlock "
-                + "(waiter timeout 1000 ms)%n", delay);
         assertThat(delay).isLessThan(1000 + 500);
         assertThat(queue()).isEmpty();
     }
@@ -301,10 +292,10 @@ class FairLockTests {
             int expected = i + 2;
             await().atMost(Duration.ofSeconds(5)).until(() -> queue().size() == expected);
         }
-        Thread.sleep(1000);
+        // A second of waiting behind the stalled head (its place lasts 2.5 s), every waiter still queued.
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> done.getCount() == 4);
         long scriptCalls = scriptCalls();
         // 4 waiters, each: an attempt, one after subscribing, and a renewal of its place every second.
-        System.out.printf("Fair lock: %d script calls by 4 waiters queued behind a stalled head%n", scriptCalls);
         assertThat(scriptCalls).isLessThan(40);
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(order).containsExactly("w0", "w1", "w2", "w3");

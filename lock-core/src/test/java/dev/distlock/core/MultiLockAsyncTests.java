@@ -54,7 +54,7 @@ class MultiLockAsyncTests {
     }
 
     @Test
-    void shouldAcquireAndReleaseEveryMemberAsynchronously() throws Exception {
+    void whenAcquiredAsynchronouslyThenEveryMemberIsHeldAndReleased() throws Exception {
         String a = unique("a");
         String b = unique("b");
         MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));

@@ -53,7 +53,7 @@ class MultiLockTests {
     }
 
     @Test
-    void shouldHoldEveryMemberAcrossClientsAndReleaseThemAll() throws Exception {
+    void whenMembersSpanClientsThenEveryMemberIsHeldAndAllAreReleased() throws Exception {
         String a = unique("a");
         String b = unique("b");
         MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
@@ -113,15 +113,12 @@ class MultiLockTests {
                     crossing(MultiLock.of(one.getLock(a), two.getLock(b)), inside, overlaps, timeouts),
                     crossing(MultiLock.of(two.getLock(b), one.getLock(a)), inside, overlaps, timeouts));
             List<Future<Void>> done = new ArrayList<>();
-            long start = System.nanoTime();
             for (Callable<Void> caller : callers) {
                 done.add(pool.submit(caller));
             }
             for (Future<Void> future : done) {
                 future.get(30, TimeUnit.SECONDS);
             }
-            System.out.printf("crossed-order multi lock: 2 x 30 acquisitions in %d ms%n",
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
         finally {
             pool.shutdownNow();
@@ -184,7 +181,7 @@ class MultiLockTests {
     }
 
     @Test
-    void shouldLockWithoutWaitBoundAndExcludeOtherThreads() throws Exception {
+    void whenLockedWithoutWaitBoundThenOtherThreadsAreExcluded() throws Exception {
         MultiLock multi = MultiLock.of(one.getLock(unique("a")), two.getLock(unique("b")));
         multi.lock();
         try {
@@ -292,7 +289,7 @@ class MultiLockTests {
     }
 
     @Test
-    void shouldRejectEmptyOrNullMembers() {
+    void whenMembersAreEmptyOrNullThenCreationIsRejected() {
         assertThatThrownBy(MultiLock::of).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one");
         assertThatThrownBy(() -> MultiLock.of(one.getLock("x"), null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'locks[1]'");

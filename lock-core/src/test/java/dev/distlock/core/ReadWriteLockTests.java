@@ -70,7 +70,7 @@ class ReadWriteLockTests {
     }
 
     @Test
-    void shouldAdmitManyReadersAtOnceAndMeasureThroughput() throws Exception {
+    void shouldAdmitManyReadersAtOnceAndKeepThemCycling() throws Exception {
         int readers = 8;
         CyclicBarrier allInside = new CyclicBarrier(readers);
         List<Future<Boolean>> inside = new ArrayList<>();
@@ -107,16 +107,12 @@ class ReadWriteLockTests {
                 return null;
             }));
         }
-        long start = System.nanoTime();
-        Thread.sleep(2000);
+        // Every reader cycles many times while the others hold read locks too; throughput is lock-benchmarks' job.
+        await().atMost(Duration.ofSeconds(20)).until(() -> cycles.get() > readers * 20);
         stop.set(true);
         for (Future<?> loop : loops) {
             loop.get(10, TimeUnit.SECONDS);
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("Read lock throughput, %d concurrent readers on one client: %.0f lock+unlock pairs/s%n",
-                readers, cycles.get() / seconds);
-        assertThat(cycles.get()).isGreaterThan(readers);
         assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 
@@ -189,7 +185,6 @@ class ReadWriteLockTests {
         assertThat(write.isHeldByCurrentThread()).isFalse();
         await().atMost(Duration.ofSeconds(5)).until(() -> readerInAt.get() != 0);
         long wake = TimeUnit.NANOSECONDS.toMillis(readerInAt.get() - downgradedAt);
-        System.out.printf("Read-write lock: waiting reader entered %d ms after the writer downgraded%n", wake);
         // The writer's lease is the 30 s watchdog: only the downgrade's wake-up lets the reader in this soon.
         assertThat(wake).isLessThan(2000);
         assertThat(onOtherThread(() -> rw().writeLock().tryLock(100, TimeUnit.MILLISECONDS))).isFalse();
@@ -326,7 +321,6 @@ class ReadWriteLockTests {
         for (Future<?> reader : readers) {
             reader.get(15, TimeUnit.SECONDS);
         }
-        System.out.printf("Read-write lock: writer got in after %d ms against 4 overlapping readers%n", waited);
         assertThat(got).isTrue();
         // Readers that held the lock finish their 100 ms; new ones stay out.
         assertThat(waited).isLessThan(1500);

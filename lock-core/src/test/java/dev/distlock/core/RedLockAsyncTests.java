@@ -52,7 +52,7 @@ class RedLockAsyncTests {
     }
 
     @Test
-    void shouldAcquireOnEveryMasterAndReleaseAsynchronously() throws Exception {
+    void whenAcquiredAsynchronouslyThenEveryMasterGrantsAndIsReleased() throws Exception {
         RedLock lock = redLock();
         long owner = RedisLock.newOwnerId();
         assertThat(lock.tryLockAsync(1, 10, TimeUnit.SECONDS, owner).toCompletableFuture().get(10, TimeUnit.SECONDS))

@@ -46,7 +46,7 @@ class RedLockTests {
     }
 
     @Test
-    void shouldAcquireOnEveryMasterAndExcludeAnotherOwner() throws Exception {
+    void whenEveryMasterIsUpThenEachGrantsTheLockAndAnotherOwnerIsExcluded() throws Exception {
         RedLock lock = redLock();
         assertThat(lock.getQuorum()).isEqualTo(3);
         assertThat(lock.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();

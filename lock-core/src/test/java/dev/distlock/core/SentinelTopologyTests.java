@@ -49,7 +49,6 @@ class SentinelTopologyTests {
             await().atMost(Duration.ofSeconds(5))
                     .until(() -> group.master().command("PUBSUB", "NUMSUB", channel).endsWith("\n1"));
 
-            long killedAt = System.nanoTime();
             group.master().stop();
             RedisLock after = client.getLock("after-" + run);
             long owner = RedisLock.newOwnerId();
@@ -61,15 +60,10 @@ class SentinelTopologyTests {
                     return false;
                 }
             });
-            long recoveredMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
-            System.out.printf("sentinel failover: new acquisitions work %d ms after the master was killed%n",
-                    recoveredMillis);
 
             assertThat(group.currentMasterPort()).isEqualTo(group.replica().port());
             assertThat(group.replica().command("EXISTS", after.getName())).isEqualTo("1");
             assertThat(waited.get(40, TimeUnit.SECONDS)).as("waiter kept waiting through the failover").isTrue();
-            System.out.printf("sentinel failover: the waiter got the lock %d ms after the master was killed%n",
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt));
             assertThat(other.getLock(contended).isHeldBy(waiter)).isTrue();
             after.unlock(owner);
             other.getLock(contended).unlock(waiter);

@@ -159,7 +159,7 @@ class ShardedPubSubTests {
     }
 
     @Test
-    void shouldSubscribeToSlotOwningMasterWithSsubscribe() throws Exception {
+    void whenWaitingOnAClusterThenSubscribesWithSsubscribeOnTheSlotOwningMaster() throws Exception {
         RLock theirs = redisson.getLock(name);
         redissonHolder.submit(() -> theirs.lock(LEASE_SECONDS, TimeUnit.SECONDS)).get(30, TimeUnit.SECONDS);
         RedisLock ours = distlock.getLock(name);

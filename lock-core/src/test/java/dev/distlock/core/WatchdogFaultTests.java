@@ -145,7 +145,7 @@ class WatchdogFaultTests {
     }
 
     @Test
-    void shouldNotLetOneKeyInABadStateFailTheReadWriteRenewalBatches() throws Exception {
+    void whenOneKeyOfAReadWriteRenewalBatchIsInABadStateThenTheOthersAreStillRenewed() throws Exception {
         RedisServer redis = closeLater(RedisServers.start());
         LockClient client = closeLater(LockClient.create(redis.uri()));
         LockEngine engine = client.engine();

@@ -60,7 +60,7 @@ class SampleEndpointsTests {
     }
 
     @Test
-    void shouldNotUseTheEmbeddedRedisWhenOneIsConfigured() {
+    void whenARedisIsConfiguredThenTheEmbeddedOneIsNotUsed() {
         JsonNode health = get("/actuator/health");
         assertThat(health.get("status").asString()).isEqualTo("UP");
         assertThat(get("/actuator/distlock").get("clientId").asString()).isNotBlank();
@@ -210,7 +210,7 @@ class SampleEndpointsTests {
     }
 
     @Test
-    void shouldServeThePageAndRejectBadDemoArguments() {
+    void whenThePageIsRequestedThenItIsServedAndBadDemoArgumentsAreRejected() {
         ResponseEntity<String> page = http().get().uri("/").accept(MediaType.TEXT_HTML).retrieve().toEntity(String.class);
         assertThat(page.getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(page.getBody()).contains("Distlock samples", "/actuator/distlock", "/api/demo/contention");

@@ -14,11 +14,8 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import dev.distlock.core.LockClient;
-import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockHealthAutoConfiguration;
@@ -27,18 +24,12 @@ import dev.distlock.spring.internal.DistlockHealthIndicator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Metrics, the distlock endpoint and health over a real HTTP server. */
+@DistlockRedisTest
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoints.web.exposure.include=health,metrics,distlock",
                 "management.endpoint.health.show-details=always", "test.lock.name=named", "test.lock.region=eu-",
                 "distlock.redis.password=" })
 class ActuatorTests {
-
-    static final RedisServer redis = RedisServers.shared();
-
-    @DynamicPropertySource
-    static void redisProperties(DynamicPropertyRegistry registry) {
-        registry.add("distlock.redis.url", redis::uri);
-    }
 
     @LocalServerPort
     int port;
@@ -117,7 +108,7 @@ class ActuatorTests {
     }
 
     @Test
-    void whenRedisIsUnreachableThenHealthIsDown() {
+    void shouldReportHealthDownWhenRedisIsUnreachable() {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockHealthAutoConfiguration.class))
                 .withPropertyValues("distlock.redis.url=redis://:secret@127.0.0.1:" + RedisServers.freePort(),

@@ -11,30 +11,21 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
+@DistlockRedisTest
 @SpringBootTest(classes = TestApplication.class, properties = { "test.lock.name=named", "test.lock.region=eu-" })
 class DistributedLockTests {
-
-    static final RedisServer redis = RedisServers.shared();
-
-    @DynamicPropertySource
-    static void redisProperties(DynamicPropertyRegistry registry) {
-        registry.add("distlock.redis.url", redis::uri);
-    }
 
     @Autowired
     LockedService service;
@@ -45,7 +36,7 @@ class DistributedLockTests {
     LockClient other;
 
     @BeforeEach
-    void setUp() {
+    void setUp(RedisServer redis) {
         redis.command("FLUSHALL");
         service.calls().set(0);
         other = LockClient.create(redis.uri());
@@ -74,27 +65,27 @@ class DistributedLockTests {
     }
 
     @Test
-    void shouldLockByParameterName() {
+    void whenKeyNamesAParameterThenItLocksByItsValue() {
         assertThat(service.byParameterName("42")).isEqualTo("orders:42");
     }
 
     @Test
-    void shouldLockByPosition() {
+    void whenKeyUsesAPositionThenItLocksByThatArgument() {
         assertThat(service.byPosition("a", 7)).isEqualTo("p:a-7");
     }
 
     @Test
-    void shouldExposeRootObject() {
+    void whenKeyUsesTheRootObjectThenItIsExposed() {
         assertThat(service.byRoot("x")).isEqualTo("root:byRoot:x:LockedService");
     }
 
     @Test
-    void shouldResolveBeansAndPlaceholders() {
+    void whenKeyReferencesBeansAndPlaceholdersThenTheyAreResolved() {
         assertThat(service.byBeanAndPlaceholder("1")).isEqualTo("named:k-eu-1");
     }
 
     @Test
-    void shouldNavigateArgumentProperties() {
+    void whenKeyNavigatesArgumentPropertiesThenTheyAreResolved() {
         assertThat(service.byProperty(new LockedService.Order("o-9"))).isEqualTo("order:o-9");
     }
 
@@ -110,7 +101,7 @@ class DistributedLockTests {
     }
 
     @Test
-    void shouldHoldTheLockInRedisWhileTheMethodRuns() throws Exception {
+    void whenTheMethodRunsThenTheLockIsHeldInRedis() throws Exception {
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletableFuture<String> result = service.future("1", work);
         // The call returns at once; the lock is taken without blocking the caller.
@@ -150,7 +141,7 @@ class DistributedLockTests {
     }
 
     @Test
-    void shouldLockMonoOnSubscriptionAndReleaseOnTermination() {
+    void whenAMonoIsSubscribedThenItLocksAndReleasesOnTermination() {
         Sinks.One<String> sink = Sinks.one();
         Mono<String> mono = service.mono("1", sink.asMono());
         assertThat(service.calls()).as("the method runs on subscription").hasValue(0);
@@ -211,7 +202,7 @@ class DistributedLockTests {
     }
 
     @Test
-    void shouldReenterTheSameKeyFromALockedMethod() {
+    void whenALockedMethodCallsAnotherOnTheSameKeyThenItReenters() {
         assertThat(service.outer("r")).isEqualTo("inner:reentrant:r");
         assertThat(client.getLock("reentrant:r").isLocked()).isFalse();
     }
@@ -264,7 +255,7 @@ class DistributedLockTests {
     }
 
     @Test
-    void shouldLockEveryElementOfACollectionKey() throws Exception {
+    void whenTheKeyIsACollectionThenEveryElementIsLocked() throws Exception {
         assertThat(service.multi(List.of("a", "b"))).isEqualTo("multi");
         assertThat(client.getLock("multi:a").isLocked()).isFalse();
         RedisLock held = holdElsewhere("multi:b");
@@ -276,7 +267,7 @@ class DistributedLockTests {
     }
 
     @Test
-    void shouldTakeReadAndWriteLocks() throws Exception {
+    void whenKindIsReadOrWriteThenTheReadWriteLockIsTaken() throws Exception {
         assertThat(service.read("x")).isEqualTo("read");
         assertThat(service.write("x")).isEqualTo("write");
         long owner = RedisLock.newOwnerId();
@@ -293,7 +284,7 @@ class DistributedLockTests {
     }
 
     @Test
-    void shouldTakeFairLock() throws Exception {
+    void whenKindIsFairThenAFairLockIsTaken() throws Exception {
         assertThat(service.fair("x")).isEqualTo("fair");
         long owner = RedisLock.newOwnerId();
         RedisLock elsewhere = other.getFairLock("fair:x");

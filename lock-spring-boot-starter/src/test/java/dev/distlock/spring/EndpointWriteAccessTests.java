@@ -13,14 +13,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.RedisReadWriteLock;
 import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -30,17 +27,11 @@ import static org.awaitility.Awaitility.await;
  * release (fair and read-write waiters are woken), and neither shows nor deletes keys that are not
  * locks.
  */
+@DistlockRedisTest
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoints.web.exposure.include=distlock",
                 "management.endpoint.distlock.access=unrestricted", "test.lock.name=named", "test.lock.region=eu-" })
 class EndpointWriteAccessTests {
-
-    static final RedisServer redis = RedisServers.shared();
-
-    @DynamicPropertySource
-    static void redisProperties(DynamicPropertyRegistry registry) {
-        registry.add("distlock.redis.url", redis::uri);
-    }
 
     @LocalServerPort
     int port;
@@ -51,7 +42,7 @@ class EndpointWriteAccessTests {
     private LockClient waiter;
 
     @BeforeEach
-    void clients() {
+    void clients(RedisServer redis) {
         holder = LockClient.create(redis.uri());
         waiter = LockClient.create(redis.uri());
     }
@@ -78,7 +69,8 @@ class EndpointWriteAccessTests {
     }
 
     @Test
-    void whenTheNameHoldsAnUnrelatedHashStringOrListThenItIsNeitherShownAsALockNorDeleted() throws Exception {
+    void whenTheNameHoldsAnUnrelatedHashStringOrListThenItIsNeitherShownAsALockNorDeleted(RedisServer redis)
+            throws Exception {
         redis.command("HSET", "ep-hash", "name", "bob", "age", "42");
         redis.command("HSET", "ep-counters", "hits", "5");
         redis.command("SET", "ep-string", "value");

@@ -18,13 +18,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,16 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The distlock.acquire and distlock.held observations of a locked call: spans under the caller's
  * span, and the timers the default meter handler derives from them.
  */
+@DistlockRedisTest
 @SpringBootTest(classes = { TestApplication.class, LockObservationTests.TracingConfiguration.class },
         properties = { "test.lock.name=named", "test.lock.region=eu-", "distlock.key-prefix=obs:" })
 class LockObservationTests {
-
-    static final RedisServer redis = RedisServers.shared();
-
-    @DynamicPropertySource
-    static void redisProperties(DynamicPropertyRegistry registry) {
-        registry.add("distlock.redis.url", redis::uri);
-    }
 
     @Autowired
     LockedService service;
@@ -109,7 +99,7 @@ class LockObservationTests {
     }
 
     @Test
-    void whenTheWaitRunsOutThenTheAcquireSpanSaysTimeoutAndNoHoldIsReported() throws Exception {
+    void shouldMarkTheAcquireSpanAsTimeoutAndReportNoHoldWhenTheWaitRunsOut() throws Exception {
         RedisLock other = client.getLock("obs-busy");
         assertThat(other.tryLock(0, 30_000, TimeUnit.MILLISECONDS, 777L)).isTrue();
         try {

@@ -40,7 +40,7 @@ class LockTemplateTests {
     }
 
     @Test
-    void shouldRunCallbackUnderTheLock() {
+    void whenCallbackRunsThenItRunsUnderTheLock() {
         runner.run(context -> {
             LockTemplate template = context.getBean(LockTemplate.class);
             LockClient client = context.getBean(LockClient.class);
@@ -70,7 +70,7 @@ class LockTemplateTests {
     }
 
     @Test
-    void shouldTellNullResultApartFromNotAcquired() {
+    void whenCallbackReturnsNullThenTheResultIsToldApartFromNotAcquired() {
         runner.run(context -> {
             LockResult<String> result = context.getBean(LockTemplate.class).tryExecute("free", Duration.ZERO, () -> null);
             assertThat(result.wasExecuted()).isTrue();
@@ -79,7 +79,7 @@ class LockTemplateTests {
     }
 
     @Test
-    void shouldRunRunnablesAndHonourOptions() {
+    void whenRunnableIsGivenOptionsThenItRunsHonouringThem() {
         runner.run(context -> {
             LockTemplate template = context.getBean(LockTemplate.class);
             LockClient client = context.getBean(LockClient.class);
@@ -92,7 +92,7 @@ class LockTemplateTests {
     }
 
     @Test
-    void shouldBeReentrant() {
+    void whenCallbackReentersTheSameLockThenItIsReentrant() {
         runner.run(context -> {
             LockTemplate template = context.getBean(LockTemplate.class);
             assertThat(template.execute("outer", () -> template.execute("outer", () -> "nested"))).isEqualTo("nested");

@@ -25,7 +25,7 @@ class ReactiveLockContextTests {
             .withBean(ReactiveService.class);
 
     @Test
-    void shouldExposeTheLockInsideTheMonoChainOnAnotherThread() {
+    void whenAMonoChainHopsThreadsThenTheLockIsStillExposed() {
         runner.run(context -> {
             String seen = context.getBean(ReactiveService.class).mono("42").block(Duration.ofSeconds(10));
             assertThat(seen).isEqualTo("reactive-ctx:42 held=true threadLocal=false fenced=true");
@@ -33,7 +33,7 @@ class ReactiveLockContextTests {
     }
 
     @Test
-    void shouldExposeTheInnermostLockInsideAFluxChain() {
+    void whenLocksAreNestedInAFluxChainThenTheInnermostIsExposed() {
         runner.run(context -> {
             assertThat(context.getBean(ReactiveService.class).flux().collectList().block(Duration.ofSeconds(10)))
                     .containsExactly("reactive-flux", "reactive-flux");

@@ -105,8 +105,6 @@ class FaultInjectionTests {
         holder.kill();
         assertThat(lock.tryLock(10, 30, TimeUnit.SECONDS)).isTrue();
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
-        System.out.printf("[fault] holder JVM killed (SIGKILL): next client acquired after %d ms (watchdog %d ms)%n",
-                millis, WATCHDOG_MILLIS);
         assertThat(millis).isLessThan(WATCHDOG_MILLIS + 1000);
         lock.unlock();
     }
@@ -132,8 +130,6 @@ class FaultInjectionTests {
         assertThat(unlock).startsWith("failed IllegalMonitorStateException").contains("expired");
         assertThat(lock.isHeldByCurrentThread()).as("the new holder keeps its lock").isTrue();
         assertThat(redis.command("GET", resource)).isEqualTo("from-new-holder");
-        System.out.printf("[fault] holder paused past lease: stale token %d rejected, new token %d accepted, stale unlock: %s%n",
-                staleToken, token.getAsLong(), unlock);
         holder.send("EXIT");
         lock.unlock();
     }
@@ -143,16 +139,12 @@ class FaultInjectionTests {
         LockClient holderClient = client(Duration.ofSeconds(1));
         RedisLock held = holderClient.getLock(name);
         held.lock();
-        long restartedAt = System.nanoTime();
         redis.restart();
         await().atMost(Duration.ofSeconds(15)).until(() -> lost.contains(name));
-        long reportedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt);
         RedisLock waiter = client(Duration.ofSeconds(1)).getLock(name);
         assertThat(pool.submit(() -> waiter.tryLock(10, 30, TimeUnit.SECONDS)).get(20, TimeUnit.SECONDS)).isTrue();
         assertThatThrownBy(held::unlock).isInstanceOf(IllegalMonitorStateException.class);
         assertThat(holderClient.heldLocks()).isEmpty();
-        System.out.printf("[fault] Redis restarted mid-hold: lease loss reported after %d ms; a waiter then acquired%n",
-                reportedAfter);
     }
 
     @Test
@@ -176,18 +168,15 @@ class FaultInjectionTests {
         await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !waiter.isDone());
         redis.resume();
         assertThat(waiter.get(30, TimeUnit.SECONDS)).isTrue();
-        System.out.printf("[fault] Redis frozen (SIGSTOP): a new call failed after %d ms; a blocked waiter kept waiting"
-                + " and acquired after resume%n", failedAfter);
     }
 
     @Test
-    void shouldNeverLetTwoProcessesHoldTheLockAtOnce() throws Exception {
+    void whenProcessesContendThenNoTwoEverHoldTheLockAtOnce() throws Exception {
         int processes = 4;
         int threads = 8;
         int sections = 500;
         String ledger = name + ":ledger";
         List<ChildJvm> workers = new ArrayList<>();
-        long start = System.nanoTime();
         for (int p = 0; p < processes; p++) {
             workers.add(child(LedgerWorkerMain.class, redis.uri(), name, ledger, Integer.toString(threads),
                     Integer.toString(sections)));
@@ -195,7 +184,6 @@ class FaultInjectionTests {
         for (ChildJvm worker : workers) {
             assertThat(worker.expect("DONE", 110)).isEqualTo(Integer.toString(threads * sections));
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
         List<String> entries = redis.command("LRANGE", ledger, "0", "-1").lines().toList();
         assertThat(entries).hasSize(2 * processes * threads * sections);
         long previous = 0;
@@ -208,8 +196,5 @@ class FaultInjectionTests {
             assertThat(token).as("tokens increase").isGreaterThan(previous);
             previous = token;
         }
-        System.out.printf("[fault] mutual exclusion: %d processes x %d threads x %d sections = %d sections in %.1f s,"
-                + " no overlap, tokens strictly increasing%n", processes, threads, sections,
-                processes * threads * sections, seconds);
     }
 }

@@ -40,7 +40,7 @@ class SentinelFailoverFaultTests {
 
     @Test
     @Timeout(value = 40, unit = TimeUnit.SECONDS)
-    void withoutReplicaSyncAReplicatedHoldSurvivesAndAWatchdogHoldIsKeptOrReportedLost() throws Exception {
+    void whenFailoverWithoutReplicaSyncThenAReplicatedHoldSurvivesAndAWatchdogHoldIsKeptOrReportedLost() throws Exception {
         try (RedisSentinelGroup group = RedisSentinelGroup.start();
                 LockClient holder = connect(group, LockClientOptions.builder().watchdogTimeout(SHORT_WATCHDOG));
                 LockClient other = connect(group, LockClientOptions.builder())) {
@@ -57,11 +57,9 @@ class SentinelFailoverFaultTests {
 
             long killedAt = System.nanoTime();
             group.master().stop();
-            long promoted = awaitPromotion(group, killedAt);
+            awaitPromotion(group, killedAt);
             long holderBack = awaitWritable(holder, killedAt);
-            long otherBack = awaitWritable(other, killedAt);
-            System.out.printf("[fault] sentinel failover (no replicaSync): replica promoted after %d ms; holder writes"
-                    + " again after %d ms, other client after %d ms%n", promoted, holderBack, otherBack);
+            awaitWritable(other, killedAt);
 
             // The lease hold had replicated: it lives on in the new master and excludes the other client.
             assertThat(holder.getLock(leased).isHeldBy(owner)).isTrue();
@@ -75,8 +73,6 @@ class SentinelFailoverFaultTests {
                             || System.nanoTime() > settleAfter && watchedByHolder.isHeldBy(owner));
             if (lostAt.containsKey(watched)) {
                 long lostMillis = TimeUnit.NANOSECONDS.toMillis(lostAt.get(watched) - killedAt);
-                System.out.printf("[fault] sentinel failover (no replicaSync): the %d ms watchdog hold expired during the"
-                        + " failover; onLeaseLost fired %d ms after the kill%n", SHORT_WATCHDOG.toMillis(), lostMillis);
                 // Told within a few renewal rounds of reaching the new master, not silently later.
                 assertThat(lostMillis).isLessThan(holderBack + 2 * SHORT_WATCHDOG.toMillis());
                 assertThat(watchedByHolder.isHeldBy(owner)).isFalse();
@@ -86,8 +82,6 @@ class SentinelFailoverFaultTests {
                 other.getLock(watched).unlock(rival);
             }
             else {
-                System.out.printf("[fault] sentinel failover (no replicaSync): the %d ms watchdog hold survived and is"
-                        + " renewed on the new master%n", SHORT_WATCHDOG.toMillis());
                 assertThat(Long.parseLong(group.replica().command("PTTL", watched))).isPositive();
                 assertThat(other.getLock(watched).tryLock(0, 5, TimeUnit.SECONDS, rival)).isFalse();
                 watchedByHolder.unlock(owner);
@@ -100,7 +94,7 @@ class SentinelFailoverFaultTests {
 
     @Test
     @Timeout(value = 40, unit = TimeUnit.SECONDS)
-    void withReplicaSyncEveryHoldSurvivesThePromotionAndStillExcludes() throws Exception {
+    void whenFailoverWithReplicaSyncThenEveryHoldSurvivesThePromotionAndStillExcludes() throws Exception {
         Duration watchdog = Duration.ofSeconds(15);
         try (RedisSentinelGroup group = RedisSentinelGroup.start();
                 LockClient holder = connect(group, LockClientOptions.builder().watchdogTimeout(watchdog)
@@ -117,12 +111,10 @@ class SentinelFailoverFaultTests {
 
             long killedAt = System.nanoTime();
             group.master().stop();
-            long promoted = awaitPromotion(group, killedAt);
-            long otherBack = awaitWritable(other, killedAt);
+            awaitPromotion(group, killedAt);
+            awaitWritable(other, killedAt);
             // The holder cannot probe with a write: with no replica left, its guard refuses new acquisitions.
-            long holderBack = awaitReachable(holder, killedAt);
-            System.out.printf("[fault] sentinel failover (replicaSync 1/500ms): replica promoted after %d ms; other client"
-                    + " writes again after %d ms, holder reconnected after %d ms%n", promoted, otherBack, holderBack);
+            awaitReachable(holder, killedAt);
 
             for (String name : new String[] { watched, leased }) {
                 assertThat(other.getLock(name).tryLock(0, 5, TimeUnit.SECONDS, rival)).as(name + " still excludes").isFalse();
@@ -132,11 +124,8 @@ class SentinelFailoverFaultTests {
             await().atMost(watchdog).pollInterval(Duration.ofMillis(200))
                     .until(() -> Long.parseLong(group.replica().command("PTTL", watched)) > watchdog.toMillis() * 3 / 4);
             assertThat(lostAt).isEmpty();
-            long unlockAt = System.nanoTime();
             holder.getLock(watched).unlock(owner);
             holder.getLock(leased).unlock(owner);
-            System.out.printf("[fault] sentinel failover (replicaSync 1/500ms): both holds kept; holder unlocked them"
-                    + " %d ms after the kill%n", TimeUnit.NANOSECONDS.toMillis(unlockAt - killedAt));
             for (String name : new String[] { watched, leased }) {
                 assertThat(other.getLock(name).tryLock(0, 5, TimeUnit.SECONDS, rival)).isTrue();
                 other.getLock(name).unlock(rival);

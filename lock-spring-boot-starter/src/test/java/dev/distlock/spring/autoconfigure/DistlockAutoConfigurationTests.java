@@ -176,7 +176,7 @@ class DistlockAutoConfigurationTests {
     }
 
     @Test
-    void everyBeanMethodBacksOff() {
+    void whenBeanMethodsAreInspectedThenEveryOneBacksOffForAUserBean() {
         List<String> missing = new ArrayList<>();
         for (Class<?> configuration : List.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class,
                 DistlockAspectAutoConfiguration.ReactorConfiguration.class, DistlockMetricsAutoConfiguration.class,
@@ -289,7 +289,7 @@ class DistlockAutoConfigurationTests {
     }
 
     @Test
-    void everyPropertyHasADescription() throws Exception {
+    void whenMetadataIsGeneratedThenEveryPropertyHasADescription() throws Exception {
         JsonMapper mapper = JsonMapper.builder().build();
         List<String> undocumented = new ArrayList<>();
         int count = 0;

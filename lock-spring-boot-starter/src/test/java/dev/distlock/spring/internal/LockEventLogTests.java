@@ -21,7 +21,7 @@ class LockEventLogTests {
             Clock.fixed(Instant.ofEpochMilli(1_000_000), ZoneOffset.UTC), nanos::get);
 
     @Test
-    void shouldRecordEveryKindOfEventWithItsOwnerThreadAndWait() {
+    void whenEventsOfEveryKindArriveThenEachIsRecordedWithOwnerThreadAndWait() {
         log.onAcquired("orders", 7, 2_500_000);
         nanos.addAndGet(10_000_000);
         log.onReleased("orders", 7);
@@ -38,7 +38,7 @@ class LockEventLogTests {
     }
 
     @Test
-    void shouldTimeEventsFromTheMonotonicClockAnchoredToTheWallClock() {
+    void whenEventsAreRecordedThenTheyAreTimedByTheMonotonicClockAnchoredToTheWallClock() {
         nanos.addAndGet(1_500_000);
         log.onAcquired("orders", 1, 0);
         nanos.addAndGet(250_000);
@@ -74,7 +74,7 @@ class LockEventLogTests {
     }
 
     @Test
-    void shouldReturnOnlyEventsAfterTheGivenSequence() {
+    void whenASequenceIsGivenThenOnlyLaterEventsAreReturned() {
         log.onAcquired("a", 1, 0);
         log.onReleased("a", 1);
         log.onAcquired("b", 1, 0);

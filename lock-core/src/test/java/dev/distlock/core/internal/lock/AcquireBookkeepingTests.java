@@ -67,7 +67,7 @@ class AcquireBookkeepingTests {
     }
 
     @Test
-    void shouldForgetFencingTokensThatNobodyAskedFor() throws Exception {
+    void whenNobodyAsksForAFencingTokenThenItIsForgotten() throws Exception {
         LockEngine engine = engine(Duration.ofSeconds(5));
         FencedRedisLock lock = new FencedRedisLock(engine, "tokens:" + UUID.randomUUID());
         for (int i = 0; i < 20; i++) {
