@@ -28,17 +28,8 @@ class RedLockContractTests extends AbstractRedisLockContractTests {
     private static List<RedisServer> masters;
 
     /** Contract tests the red lock fails today, with why. */
-    private static final Map<String, String> KNOWN_DEFECTS = Map.of(
-            "shouldLetClosedClientsLockExpire",
-            "defect: lock() of a red lock whose clients are all closed retries rounds forever instead of failing"
-                    + " with 'closed'",
-            "shouldFailAsyncCallsOfAClosedClientWithLockException",
-            "defect: tryLockAsync of a red lock whose clients are all closed completes with false instead of"
-                    + " failing with a LockException",
-            "shouldRejectUnlockWhenNotLocked",
-            "defect: the red lock's IllegalMonitorStateException names the owner id, not the calling thread",
-            "shouldRejectUnlockByNonOwner",
-            "defect: the red lock's IllegalMonitorStateException does not name the client id");
+    /** Contract tests that do not apply to a red lock, with the reason; none today. */
+    private static final Map<String, String> KNOWN_DEFECTS = Map.of();
 
     private final Map<LockClient, List<LockClient>> clientsPerMaster = new IdentityHashMap<>();
 

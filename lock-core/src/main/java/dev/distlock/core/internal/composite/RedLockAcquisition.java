@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.lock.CompositeLocks;
 
@@ -68,6 +69,11 @@ public final class RedLockAcquisition extends Acquisition {
 
     private void round() {
         if (isAbandoned()) {
+            return;
+        }
+        LockException closed = CompositeLocks.closedMember(locks, name);
+        if (closed != null) {
+            fail(closed);
             return;
         }
         long start = System.nanoTime();

@@ -69,13 +69,17 @@ public final class Releases {
     private static @Nullable Void redOutcome(List<@Nullable Throwable> outcomes, int masters, String name, long ownerId) {
         int released = 0;
         int notHeld = 0;
+        @Nullable IllegalMonitorStateException firstNotHeld = null;
         List<RuntimeException> failures = new ArrayList<>();
         for (Throwable cause : outcomes) {
             if (cause == null) {
                 released++;
             }
-            else if (cause instanceof IllegalMonitorStateException) {
+            else if (cause instanceof IllegalMonitorStateException refused) {
                 notHeld++;
+                if (firstNotHeld == null) {
+                    firstNotHeld = refused;
+                }
             }
             else if (cause instanceof RuntimeException runtime) {
                 failures.add(runtime);
@@ -94,7 +98,8 @@ public final class Releases {
         if (notHeld > 0) {
             IllegalMonitorStateException ex = new IllegalMonitorStateException("Cannot unlock red lock " + name
                     + ": none of its " + notHeld + " reachable masters (of " + masters + ") holds it for owner "
-                    + ownerId + " (expired, force-unlocked or never taken)");
+                    + ownerId + " (expired, force-unlocked or never taken); first master: "
+                    + (firstNotHeld != null ? firstNotHeld.getMessage() : "-"));
             failures.forEach(ex::addSuppressed);
             throw ex;
         }

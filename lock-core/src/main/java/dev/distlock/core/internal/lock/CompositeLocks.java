@@ -1,5 +1,7 @@
 package dev.distlock.core.internal.lock;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -17,6 +19,22 @@ import dev.distlock.core.internal.script.RenewHolds;
 public final class CompositeLocks {
 
     private CompositeLocks() {
+    }
+
+    /**
+     * Returns the failure of a composite call whose member's client was closed: like every call of a
+     * closed client, it fails rather than counting the member as a master that is down.
+     * @param locks the members
+     * @param compositeName the composite's name, for the message
+     * @return the failure, or {@code null} when every member's client is open
+     */
+    public static @Nullable LockException closedMember(List<RedisLock> locks, String compositeName) {
+        for (RedisLock lock : locks) {
+            if (lock instanceof AbstractRedisLock redisLock && redisLock.engine.isClosed()) {
+                return redisLock.engine.calls().closedException(compositeName, null);
+            }
+        }
+        return null;
     }
 
     /**
