@@ -5,7 +5,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -94,7 +93,8 @@ public class AsyncInFlightBenchmark {
             next(batch, owner);
         }
         if (!batch.finished.await(60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(lib + ": " + batch.finished.getCount() + " operations still in flight after 60 s");
+            throw new IllegalStateException(
+                    lib + ": " + batch.finished.getCount() + " operations still in flight after 60 s");
         }
         Throwable failure = batch.failure.get();
         if (failure != null) {
@@ -107,20 +107,21 @@ public class AsyncInFlightBenchmark {
             return;
         }
         String key = prefix + keys.incrementAndGet();
-        library.tryLock(key, WAIT_MILLIS, owner).thenCompose(acquired -> {
-            if (!acquired) {
-                throw new IllegalStateException(lib + " did not take uncontended lock '" + key + "'");
-            }
-            return library.unlock(key, owner);
-        }).whenComplete((ignored, error) -> {
-            if (error != null) {
-                batch.failure.compareAndSet(null, error);
-            }
-            else {
-                window.ops.increment();
-            }
-            batch.finished.countDown();
-            next(batch, owner);
-        });
+        library.tryLock(key, WAIT_MILLIS, owner)
+                .thenCompose(acquired -> {
+                    if (!acquired) {
+                        throw new IllegalStateException(lib + " did not take uncontended lock '" + key + "'");
+                    }
+                    return library.unlock(key, owner);
+                })
+                .whenComplete((ignored, error) -> {
+                    if (error != null) {
+                        batch.failure.compareAndSet(null, error);
+                    } else {
+                        window.ops.increment();
+                    }
+                    batch.finished.countDown();
+                    next(batch, owner);
+                });
     }
 }

@@ -1,12 +1,11 @@
 package dev.distlock.benchmarks;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.core.RedisLock;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.RedisLock;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;

@@ -6,7 +6,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
-
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -69,8 +68,7 @@ public class AsyncWaitersBenchmark {
         admin.command("FLUSHALL");
         if (AsyncLockLibrary.isAsync(lib)) {
             async = AsyncLockLibrary.open(lib, BenchmarkServer.HOST, port);
-        }
-        else {
+        } else {
             blocking = LockLibrary.open(lib, BenchmarkServer.HOST, port);
         }
         window = new MeasurementWindow(admin, lib, 1, 1);
@@ -108,7 +106,8 @@ public class AsyncWaitersBenchmark {
         int before = threads.getThreadCount();
         threads.resetPeakThreadCount();
         long started = System.nanoTime();
-        boolean finished = async != null ? asyncRound(async, prefix, releasedAt, granted)
+        boolean finished = async != null
+                ? asyncRound(async, prefix, releasedAt, granted)
                 : blockingRound(blocking, prefix, releasedAt, granted);
         long tookMillis = (System.nanoTime() - started) / 1_000_000;
         int added = threads.getPeakThreadCount() - before;
@@ -123,7 +122,8 @@ public class AsyncWaitersBenchmark {
         return granted.get();
     }
 
-    private boolean asyncRound(AsyncLockLibrary library, String prefix, AtomicLongArray releasedAt, AtomicInteger granted)
+    private boolean asyncRound(
+            AsyncLockLibrary library, String prefix, AtomicLongArray releasedAt, AtomicInteger granted)
             throws InterruptedException {
         CountDownLatch done = new CountDownLatch(WAITERS);
         for (int i = 0; i < WAITERS; i++) {
@@ -142,8 +142,7 @@ public class AsyncWaitersBenchmark {
                 library.unlock(key, owner).whenComplete((ignored, unlockError) -> {
                     if (unlockError != null) {
                         countFailure(unlockError);
-                    }
-                    else {
+                    } else {
                         window.ops.increment();
                     }
                     done.countDown();
@@ -159,28 +158,28 @@ public class AsyncWaitersBenchmark {
         for (int i = 0; i < workers.length; i++) {
             int lock = i % LOCKS;
             String key = prefix + lock;
-            workers[i] = new Thread(() -> {
-                for (int n = 0; n < BLOCKING_GRANTS_PER_THREAD; n++) {
-                    try {
-                        if (!library.lock(key, WAIT_MILLIS)) {
-                            countFailure(null);
-                            continue;
+            workers[i] = new Thread(
+                    () -> {
+                        for (int n = 0; n < BLOCKING_GRANTS_PER_THREAD; n++) {
+                            try {
+                                if (!library.lock(key, WAIT_MILLIS)) {
+                                    countFailure(null);
+                                    continue;
+                                }
+                                recordGrant(lock, releasedAt);
+                                granted.incrementAndGet();
+                                releasedAt.set(lock, System.nanoTime());
+                                library.unlock(key);
+                                window.ops.increment();
+                            } catch (InterruptedException ex) {
+                                Thread.currentThread().interrupt();
+                                return;
+                            } catch (RuntimeException ex) {
+                                countFailure(ex);
+                            }
                         }
-                        recordGrant(lock, releasedAt);
-                        granted.incrementAndGet();
-                        releasedAt.set(lock, System.nanoTime());
-                        library.unlock(key);
-                        window.ops.increment();
-                    }
-                    catch (InterruptedException ex) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                    catch (RuntimeException ex) {
-                        countFailure(ex);
-                    }
-                }
-            }, "bench-waiter-" + i);
+                    },
+                    "bench-waiter-" + i);
             workers[i].start();
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ROUND_LIMIT_MILLIS);
@@ -218,8 +217,7 @@ public class AsyncWaitersBenchmark {
     private void countFailure(@Nullable Throwable error) {
         if (error == null) {
             window.timeouts.increment();
-        }
-        else {
+        } else {
             window.total("errors", 1);
         }
     }

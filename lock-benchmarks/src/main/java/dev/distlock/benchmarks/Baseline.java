@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,8 +28,7 @@ final class Baseline {
     private static final Pattern MEASURED = Pattern.compile("Measured (\\S+) on");
 
     /** One earlier row: when it was measured, ops/s, its 99.9% interval and the hand-off cell as printed. */
-    record Entry(String measured, double score, double error, String handOff) {
-    }
+    record Entry(String measured, double score, double error, String handOff) {}
 
     private final Map<String, Entry> entries;
 
@@ -58,17 +56,20 @@ final class Baseline {
                 }
                 String[] cells = line.split("\\s*\\|\\s*", -1);
                 // "| title | lib | ops +- ci | ..." splits into "", title, lib, score, ...
-                // Scenario titles read "A: ...": the comparison tables, keyed by bare ids, are not rows to compare with.
-                if (cells.length >= 10 && cells[1].contains(":") && SCORE.matcher(cells[3]).matches()) {
+                // Scenario titles read "A: ...": the comparison tables, keyed by bare ids, are not rows to compare
+                // with.
+                if (cells.length >= 10
+                        && cells[1].contains(":")
+                        && SCORE.matcher(cells[3]).matches()) {
                     Matcher score = SCORE.matcher(cells[3]);
                     score.matches();
-                    entries.putIfAbsent(cells[1] + "|" + cells[2], new Entry(measured, number(score.group(1)),
-                            number(score.group(2)), cells[9]));
+                    entries.putIfAbsent(
+                            cells[1] + "|" + cells[2],
+                            new Entry(measured, number(score.group(1)), number(score.group(2)), cells[9]));
                 }
             }
             return new Baseline(entries);
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -83,25 +84,44 @@ final class Baseline {
 
     /** Appends the table of rerun rows against the earlier run, if there is an earlier run. */
     void comparison(StringBuilder md, List<RunComparison.Row> rows) {
-        List<RunComparison.Row> rerun = rows.stream().filter(r -> r.measured() && before(r) != null).toList();
+        List<RunComparison.Row> rerun =
+                rows.stream().filter(r -> r.measured() && before(r) != null).toList();
         if (rerun.isEmpty()) {
             return;
         }
         md.append("\n### Against the previous results\n\n");
         md.append("The rows this run repeated, beside the previous `results.md`. Intervals are JMH's 99.9% intervals;"
                 + " \"overlap\" says whether the two intervals share any value.\n\n");
-        md.append("| Scenario | Library | before: measured | before ops/s | now ops/s | now / before | intervals overlap | hand-off p50 / p99 before (us) | now (us) |\n");
+        md.append(
+                "| Scenario | Library | before: measured | before ops/s | now ops/s | now / before | intervals overlap | hand-off p50 / p99 before (us) | now (us) |\n");
         md.append("|---|---|---|---:|---:|---:|---|---:|---:|\n");
         for (RunComparison.Row row : rerun) {
             Entry before = before(row);
-            md.append("| ").append(row.scenario().id()).append(" | ").append(row.lib()).append(" | ")
-                    .append(before.measured()).append(" | ")
-                    .append(String.format(Locale.ROOT, "%,.0f +- %,.0f", before.score(), before.error())).append(" | ")
-                    .append(String.format(Locale.ROOT, "%,.0f +- %,.0f", row.score(), row.error())).append(" | ")
-                    .append(Report.fixed(row.score() / before.score())).append(" | ")
-                    .append(overlap(row, before) ? "yes" : "no").append(" | ").append(before.handOff()).append(" | ")
-                    .append(row.metrics().containsKey("handoff.p99.us") ? String.format(Locale.ROOT, "%,d / %,d",
-                            Long.parseLong(row.metric("handoff.p50.us")), Long.parseLong(row.metric("handoff.p99.us"))) : "")
+            md.append("| ")
+                    .append(row.scenario().id())
+                    .append(" | ")
+                    .append(row.lib())
+                    .append(" | ")
+                    .append(before.measured())
+                    .append(" | ")
+                    .append(String.format(Locale.ROOT, "%,.0f +- %,.0f", before.score(), before.error()))
+                    .append(" | ")
+                    .append(String.format(Locale.ROOT, "%,.0f +- %,.0f", row.score(), row.error()))
+                    .append(" | ")
+                    .append(Report.fixed(row.score() / before.score()))
+                    .append(" | ")
+                    .append(overlap(row, before) ? "yes" : "no")
+                    .append(" | ")
+                    .append(before.handOff())
+                    .append(" | ")
+                    .append(
+                            row.metrics().containsKey("handoff.p99.us")
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            "%,d / %,d",
+                                            Long.parseLong(row.metric("handoff.p50.us")),
+                                            Long.parseLong(row.metric("handoff.p99.us")))
+                                    : "")
                     .append(" |\n");
         }
     }
@@ -120,12 +140,21 @@ final class Baseline {
             double ratio = row.score() / before.score();
             measured = before.measured();
             met &= ratio >= FLOOR;
-            measuredText.append(measuredText.isEmpty() ? "" : "; ").append(id).append(" ")
-                    .append(Report.fixed(ratio)).append("x").append(overlap(row, before) ? "" : " (intervals apart)");
+            measuredText
+                    .append(measuredText.isEmpty() ? "" : "; ")
+                    .append(id)
+                    .append(" ")
+                    .append(Report.fixed(ratio))
+                    .append("x")
+                    .append(overlap(row, before) ? "" : " (intervals apart)");
         }
         if (!measuredText.isEmpty()) {
-            Report.target(md, "Blocking path (distlock): A, C64, D1, D8 >= " + FLOOR + "x the previous results ("
-                    + measured + ")", measuredText.toString(), met);
+            Report.target(
+                    md,
+                    "Blocking path (distlock): A, C64, D1, D8 >= " + FLOOR + "x the previous results (" + measured
+                            + ")",
+                    measuredText.toString(),
+                    met);
         }
     }
 

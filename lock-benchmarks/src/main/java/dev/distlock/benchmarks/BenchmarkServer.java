@@ -13,8 +13,7 @@ final class BenchmarkServer {
     static final String PORT_PROPERTY = "distlock.bench.redis.port";
     static final String HOST = "127.0.0.1";
 
-    private BenchmarkServer() {
-    }
+    private BenchmarkServer() {}
 
     /** @return the port of the server to use */
     static int port() {

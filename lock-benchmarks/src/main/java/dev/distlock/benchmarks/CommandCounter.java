@@ -32,9 +32,14 @@ final class CommandCounter {
      * @param connections client connections the library held open
      * @param commands network commands by name, per 100 lock+unlock
      */
-    record Cost(double networkCommands, double redisCalls, double bytesIn, double bytesOut, double cpuMicros, int connections,
-            Map<String, Long> commands) {
-    }
+    record Cost(
+            double networkCommands,
+            double redisCalls,
+            double bytesIn,
+            double bytesOut,
+            double cpuMicros,
+            int connections,
+            Map<String, Long> commands) {}
 
     /**
      * Watchdog renewal traffic.
@@ -42,8 +47,7 @@ final class CommandCounter {
      * @param periods renewal periods in the window
      * @param renewalCommands network commands sent in the window
      */
-    record Renewals(int heldLocks, double periods, long renewalCommands) {
-    }
+    record Renewals(int heldLocks, double periods, long renewalCommands) {}
 
     private final int port;
 
@@ -66,7 +70,11 @@ final class CommandCounter {
             double out = (delta.netOutputBytes() - own.netOutputBytes()) / (double) BYTES_CYCLES;
             double calls = delta.totalCalls() / (double) BYTES_CYCLES;
             double cpu = (delta.cpuMicros() - own.cpuMicros()) / (double) BYTES_CYCLES;
-            int connections = (int) admin.command("CLIENT", "LIST").lines().filter(l -> l.contains("cmd=")).count() - 1;
+            int connections = (int) admin.command("CLIENT", "LIST")
+                            .lines()
+                            .filter(l -> l.contains("cmd="))
+                            .count()
+                    - 1;
 
             Map<String, Long> network = new TreeMap<>();
             long sent = monitor(admin, () -> cycles(library, lib + ":monitor:", MONITOR_CYCLES), network);
@@ -126,7 +134,8 @@ final class CommandCounter {
                 sent++;
                 int at = line.indexOf("] \"");
                 if (at > 0) {
-                    String command = line.substring(at + 3, line.indexOf('"', at + 3)).toLowerCase();
+                    String command =
+                            line.substring(at + 3, line.indexOf('"', at + 3)).toLowerCase();
                     byCommand.merge(command, 1L, Long::sum);
                 }
             }

@@ -74,8 +74,7 @@ final class Interleaved {
                     }
                 }
             }
-        }
-        finally {
+        } finally {
             pool.shutdownNow();
             open.values().forEach(LockLibrary::close);
         }

@@ -59,8 +59,7 @@ final class InterleavedInFlight {
                     }
                 }
             }
-        }
-        finally {
+        } finally {
             pool.shutdownNow();
             if (blocking != null) {
                 blocking.close();
@@ -119,26 +118,32 @@ final class InterleavedInFlight {
         return ops.get() * 1e9 / (System.nanoTime() - start);
     }
 
-    private void next(AsyncLockLibrary library, long owner, long deadline, AtomicLong ops,
-            AtomicReference<Throwable> failure, CountDownLatch chains) {
+    private void next(
+            AsyncLockLibrary library,
+            long owner,
+            long deadline,
+            AtomicLong ops,
+            AtomicReference<Throwable> failure,
+            CountDownLatch chains) {
         if (System.nanoTime() >= deadline || failure.get() != null) {
             chains.countDown();
             return;
         }
         String key = "bench:inflight-x:" + keys.incrementAndGet();
-        library.tryLock(key, 10_000, owner).thenCompose(acquired -> {
-            if (!acquired) {
-                throw new IllegalStateException("did not take uncontended lock '" + key + "'");
-            }
-            return library.unlock(key, owner);
-        }).whenComplete((ignored, error) -> {
-            if (error != null) {
-                failure.compareAndSet(null, error);
-            }
-            else {
-                ops.incrementAndGet();
-            }
-            next(library, owner, deadline, ops, failure, chains);
-        });
+        library.tryLock(key, 10_000, owner)
+                .thenCompose(acquired -> {
+                    if (!acquired) {
+                        throw new IllegalStateException("did not take uncontended lock '" + key + "'");
+                    }
+                    return library.unlock(key, owner);
+                })
+                .whenComplete((ignored, error) -> {
+                    if (error != null) {
+                        failure.compareAndSet(null, error);
+                    } else {
+                        ops.incrementAndGet();
+                    }
+                    next(library, owner, deadline, ops, failure, chains);
+                });
     }
 }

@@ -1,9 +1,5 @@
 package dev.distlock.benchmarks;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import io.lettuce.core.RedisClient;
@@ -11,6 +7,9 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -34,8 +33,18 @@ interface LockLibrary extends AutoCloseable {
     long LEASE_MILLIS = 30_000;
 
     /** Library identifiers, in table order. */
-    List<String> ALL = List.of("raw", "distlock", "distlock-watchdog", "redisson", "redisson-watchdog", "spring-spin",
-            "spring-pubsub", "distlock-fair", "redisson-fair", "distlock-read", "redisson-read");
+    List<String> ALL = List.of(
+            "raw",
+            "distlock",
+            "distlock-watchdog",
+            "redisson",
+            "redisson-watchdog",
+            "spring-spin",
+            "spring-pubsub",
+            "distlock-fair",
+            "redisson-fair",
+            "distlock-read",
+            "redisson-read");
 
     /**
      * Takes the lock.
@@ -78,8 +87,10 @@ interface LockLibrary extends AutoCloseable {
         String uri = "redis://" + host + ":" + port;
         return switch (id) {
             case "raw" -> new RawFloor(uri);
-            case "distlock", "distlock-watchdog", "distlock-fair", "distlock-read" -> new DistlockLibrary(id, uri, watchdog);
-            case "redisson", "redisson-watchdog", "redisson-fair", "redisson-read" -> new RedissonLibrary(id, uri, watchdog);
+            case "distlock", "distlock-watchdog", "distlock-fair", "distlock-read" ->
+                new DistlockLibrary(id, uri, watchdog);
+            case "redisson", "redisson-watchdog", "redisson-fair", "redisson-read" ->
+                new RedissonLibrary(id, uri, watchdog);
             case "spring-spin", "spring-pubsub" -> new SpringLibrary(id, host, port);
             default -> throw new IllegalArgumentException("Unknown library '" + id + "'; expected one of " + ALL);
         };
@@ -92,8 +103,8 @@ interface LockLibrary extends AutoCloseable {
     final class RawFloor implements LockLibrary {
 
         static final String ACQUIRE = "return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])";
-        static final String RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end"
-                + " return 0";
+        static final String RELEASE =
+                "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end" + " return 0";
 
         private final RedisClient client;
         private final StatefulRedisConnection<String, String> connection;
@@ -131,8 +142,7 @@ interface LockLibrary extends AutoCloseable {
         private static <T> T get(io.lettuce.core.RedisFuture<T> future) {
             try {
                 return future.get(10, TimeUnit.SECONDS);
-            }
-            catch (Exception ex) {
+            } catch (Exception ex) {
                 throw new IllegalStateException("raw floor call failed", ex);
             }
         }
@@ -241,8 +251,10 @@ interface LockLibrary extends AutoCloseable {
             this.factory.afterPropertiesSet();
             this.factory.start();
             this.registry = new RedisLockRegistry(factory, "distlock-bench", LEASE_MILLIS);
-            this.registry.setRedisLockType(id.equals("spring-pubsub") ? RedisLockRegistry.RedisLockType.PUB_SUB_LOCK
-                    : RedisLockRegistry.RedisLockType.SPIN_LOCK);
+            this.registry.setRedisLockType(
+                    id.equals("spring-pubsub")
+                            ? RedisLockRegistry.RedisLockType.PUB_SUB_LOCK
+                            : RedisLockRegistry.RedisLockType.SPIN_LOCK);
         }
 
         @Override

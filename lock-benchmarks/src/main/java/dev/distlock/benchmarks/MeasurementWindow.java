@@ -11,7 +11,6 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
@@ -135,9 +134,12 @@ final class MeasurementWindow {
         extras.forEach((key, value) -> p.setProperty(key, Long.toString(value)));
         p.setProperty("ops", Long.toString(measuredOps));
         p.setProperty("timeouts", Long.toString(measuredTimeouts));
-        p.setProperty("calls", Long.toString(calls.entrySet().stream()
-                .filter(e -> !e.getKey().equals("info") && !e.getKey().equals("flushall"))
-                .mapToLong(Map.Entry::getValue).sum()));
+        p.setProperty(
+                "calls",
+                Long.toString(calls.entrySet().stream()
+                        .filter(e -> !e.getKey().equals("info") && !e.getKey().equals("flushall"))
+                        .mapToLong(Map.Entry::getValue)
+                        .sum()));
         p.setProperty("calls.breakdown", calls.toString());
         p.setProperty("scripts", Long.toString(scriptCalls));
         p.setProperty("bytes.in", Long.toString(inBytes));
@@ -174,8 +176,7 @@ final class MeasurementWindow {
             try (Writer out = Files.newBufferedWriter(dir.resolve(name + ".properties"))) {
                 p.store(out, name);
             }
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }

@@ -29,8 +29,7 @@ final class RedisAdmin implements AutoCloseable {
             this.socket.setTcpNoDelay(true);
             this.in = new BufferedInputStream(socket.getInputStream());
             this.out = socket.getOutputStream();
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException("Cannot connect to Redis at " + host + ":" + port, ex);
         }
     }
@@ -47,19 +46,23 @@ final class RedisAdmin implements AutoCloseable {
 
     /** @return counters from {@code INFO commandstats}, {@code INFO stats} and {@code INFO cpu}, without this connection's INFO calls */
     RedisStats stats() {
-        return RedisStats.parse(command("INFO", "commandstats") + "\n" + command("INFO", "stats") + "\n" + command("INFO", "cpu"));
+        return RedisStats.parse(
+                command("INFO", "commandstats") + "\n" + command("INFO", "stats") + "\n" + command("INFO", "cpu"));
     }
 
     void send(String... args) {
         StringBuilder frame = new StringBuilder("*").append(args.length).append("\r\n");
         for (String arg : args) {
-            frame.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
+            frame.append('$')
+                    .append(arg.getBytes(StandardCharsets.UTF_8).length)
+                    .append("\r\n")
+                    .append(arg)
+                    .append("\r\n");
         }
         try {
             out.write(frame.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -77,8 +80,7 @@ final class RedisAdmin implements AutoCloseable {
                 line.append((char) c);
             }
             throw new IOException("connection closed");
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -100,8 +102,7 @@ final class RedisAdmin implements AutoCloseable {
                 try {
                     byte[] bytes = in.readNBytes(length + 2);
                     return new String(bytes, 0, length, StandardCharsets.UTF_8);
-                }
-                catch (IOException ex) {
+                } catch (IOException ex) {
                     throw new UncheckedIOException(ex);
                 }
             }
@@ -122,8 +123,7 @@ final class RedisAdmin implements AutoCloseable {
     public void close() {
         try {
             socket.close();
-        }
-        catch (IOException ignored) {
+        } catch (IOException ignored) {
             // Closing a measurement socket cannot affect the results.
         }
     }

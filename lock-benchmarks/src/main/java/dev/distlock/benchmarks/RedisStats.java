@@ -26,14 +26,11 @@ record RedisStats(Map<String, Long> calls, long netInputBytes, long netOutputByt
                 int at = line.indexOf("calls=") + "calls=".length();
                 int end = line.indexOf(',', at);
                 calls.put(name, Long.parseLong(line.substring(at, end < 0 ? line.length() : end)));
-            }
-            else if (line.startsWith("total_net_input_bytes:")) {
+            } else if (line.startsWith("total_net_input_bytes:")) {
                 in = Long.parseLong(line.substring(line.indexOf(':') + 1));
-            }
-            else if (line.startsWith("total_net_output_bytes:")) {
+            } else if (line.startsWith("total_net_output_bytes:")) {
                 out = Long.parseLong(line.substring(line.indexOf(':') + 1));
-            }
-            else if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+            } else if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
                 cpu += Double.parseDouble(line.substring(line.indexOf(':') + 1));
             }
         }
@@ -53,13 +50,19 @@ record RedisStats(Map<String, Long> calls, long netInputBytes, long netOutputByt
                 delta.put(name, d);
             }
         });
-        return new RedisStats(delta, netInputBytes - before.netInputBytes, netOutputBytes - before.netOutputBytes,
+        return new RedisStats(
+                delta,
+                netInputBytes - before.netInputBytes,
+                netOutputBytes - before.netOutputBytes,
                 cpuMicros - before.cpuMicros);
     }
 
     /** @return calls summed over all commands but the measurement's own ({@code info}, {@code flushall}, {@code monitor}) */
     long totalCalls() {
-        return calls.entrySet().stream().filter(e -> !isMeasurement(e.getKey())).mapToLong(Map.Entry::getValue).sum();
+        return calls.entrySet().stream()
+                .filter(e -> !isMeasurement(e.getKey()))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     /** @return {@code EVAL} plus {@code EVALSHA} calls: the scripts sent over the network */

@@ -1,5 +1,8 @@
 package dev.distlock.benchmarks;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -18,10 +21,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -49,29 +48,89 @@ public final class RunComparison {
     private static final String IN_FLIGHT = AsyncInFlightBenchmark.class.getName();
 
     /** One table section: a benchmark method run with some libraries at a thread count. */
-    record Scenario(String id, String title, String benchmark, String method, int threads, int clients, List<String> libs) {
-    }
+    record Scenario(
+            String id, String title, String benchmark, String method, int threads, int clients, List<String> libs) {}
 
     static final List<Scenario> SCENARIOS = List.of(
-            new Scenario("A", "A: uncontended lock+unlock, fresh keys, 1 thread, lease given", UNCONTENDED, "lockUnlock", 1, 1,
+            new Scenario(
+                    "A",
+                    "A: uncontended lock+unlock, fresh keys, 1 thread, lease given",
+                    UNCONTENDED,
+                    "lockUnlock",
+                    1,
+                    1,
                     List.of("raw", "distlock", "redisson", "spring-spin", "spring-pubsub")),
-            new Scenario("B", "B: as A with the watchdog (no lease)", UNCONTENDED, "lockUnlock", 1, 1,
+            new Scenario(
+                    "B",
+                    "B: as A with the watchdog (no lease)",
+                    UNCONTENDED,
+                    "lockUnlock",
+                    1,
+                    1,
                     List.of("distlock-watchdog", "redisson-watchdog")),
-            new Scenario("C16", "C: 16 threads, distinct fresh keys, one client", UNCONTENDED, "lockUnlock", 16, 1,
+            new Scenario(
+                    "C16",
+                    "C: 16 threads, distinct fresh keys, one client",
+                    UNCONTENDED,
+                    "lockUnlock",
+                    16,
+                    1,
                     List.of("raw", "distlock", "redisson", "spring-spin")),
-            new Scenario("C64", "C: 64 threads, distinct fresh keys, one client", UNCONTENDED, "lockUnlock", 64, 1,
+            new Scenario(
+                    "C64",
+                    "C: 64 threads, distinct fresh keys, one client",
+                    UNCONTENDED,
+                    "lockUnlock",
+                    64,
+                    1,
                     List.of("raw", "distlock", "redisson", "spring-spin")),
-            new Scenario("D1", "D: 8 threads, one key, one client", CONTENDED, "handOff", 8, 1,
+            new Scenario(
+                    "D1",
+                    "D: 8 threads, one key, one client",
+                    CONTENDED,
+                    "handOff",
+                    8,
+                    1,
                     List.of("distlock", "redisson", "spring-spin", "spring-pubsub")),
-            new Scenario("D8", "D: 8 threads, one key, 8 separate clients", CONTENDED, "handOff", 8, 8,
+            new Scenario(
+                    "D8",
+                    "D: 8 threads, one key, 8 separate clients",
+                    CONTENDED,
+                    "handOff",
+                    8,
+                    8,
                     List.of("distlock", "redisson", "spring-spin", "spring-pubsub")),
-            new Scenario("F", "Fair lock: 8 threads, one key, 8 separate clients", CONTENDED, "handOff", 8, 8,
+            new Scenario(
+                    "F",
+                    "Fair lock: 8 threads, one key, 8 separate clients",
+                    CONTENDED,
+                    "handOff",
+                    8,
+                    8,
                     List.of("distlock-fair", "redisson-fair")),
-            new Scenario("R", "Read lock: 8 readers, one key, one client", UNCONTENDED, "readers", 8, 1,
+            new Scenario(
+                    "R",
+                    "Read lock: 8 readers, one key, one client",
+                    UNCONTENDED,
+                    "readers",
+                    8,
+                    1,
                     List.of("distlock-read", "redisson-read")),
-            new Scenario("CA64", "C-async: 1 caller thread, 64 async lock+unlock in flight, distinct fresh keys, one client",
-                    IN_FLIGHT, "lockUnlockInFlight", 1, 1, List.of("distlock-async", "redisson-async")),
-            new Scenario("W", "W: 10,000 async waiters on 100 locks, handed off in turn", WAITERS, "handOffRound", 1, 1,
+            new Scenario(
+                    "CA64",
+                    "C-async: 1 caller thread, 64 async lock+unlock in flight, distinct fresh keys, one client",
+                    IN_FLIGHT,
+                    "lockUnlockInFlight",
+                    1,
+                    1,
+                    List.of("distlock-async", "redisson-async")),
+            new Scenario(
+                    "W",
+                    "W: 10,000 async waiters on 100 locks, handed off in turn",
+                    WAITERS,
+                    "handOffRound",
+                    1,
+                    1,
                     List.of("distlock-async", "redisson-async", "distlock")));
 
     /** What one library did in one scenario; {@code note} says why there is no score. */
@@ -83,7 +142,9 @@ public final class RunComparison {
 
         double perOp(String key) {
             long ops = Long.parseLong(metrics.getProperty("ops", "0"));
-            return ops == 0 || !metrics.containsKey(key) ? Double.NaN : Long.parseLong(metrics.getProperty(key)) / (double) ops;
+            return ops == 0 || !metrics.containsKey(key)
+                    ? Double.NaN
+                    : Long.parseLong(metrics.getProperty(key)) / (double) ops;
         }
 
         String metric(String key) {
@@ -91,16 +152,19 @@ public final class RunComparison {
         }
     }
 
-    private RunComparison() {
-    }
+    private RunComparison() {}
 
     public static void main(String[] args) throws Exception {
         Path report = Path.of(System.getProperty("distlock.bench.results", "results.md"));
         // Read before the run overwrites it: the report as it was is what this run is compared with.
         Baseline baseline = Baseline.read(Path.of(System.getProperty("distlock.bench.baseline", report.toString())));
-        Path metricsDir = Path.of(System.getProperty(MeasurementWindow.OUT_PROPERTY, "target/bench-metrics")).toAbsolutePath();
-        Set<String> only = Arrays.stream(System.getProperty("distlock.bench.only", "").split(","))
-                .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+        Path metricsDir = Path.of(System.getProperty(MeasurementWindow.OUT_PROPERTY, "target/bench-metrics"))
+                .toAbsolutePath();
+        Set<String> only = Arrays.stream(
+                        System.getProperty("distlock.bench.only", "").split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .collect(Collectors.toSet());
         int[] warmup = iterations(System.getProperty("distlock.bench.warmup", "2x2"));
         int[] measure = iterations(System.getProperty("distlock.bench.measure", "3x3"));
         Instant started = Instant.now();
@@ -109,8 +173,12 @@ public final class RunComparison {
         RedisServer server = RedisServers.start();
         try {
             int port = server.port();
-            String redisVersion = server.command("INFO", "server").lines()
-                    .filter(l -> l.startsWith("redis_version:")).map(l -> l.substring(14).trim()).findFirst().orElse("?");
+            String redisVersion = server.command("INFO", "server")
+                    .lines()
+                    .filter(l -> l.startsWith("redis_version:"))
+                    .map(l -> l.substring(14).trim())
+                    .findFirst()
+                    .orElse("?");
             Map<String, String> unsupported = unsupportedKinds(server.uri());
 
             System.out.println("# E: commands and bytes per uncontended lock+unlock");
@@ -118,13 +186,18 @@ public final class RunComparison {
             Map<String, CommandCounter.Cost> costs = new LinkedHashMap<>();
             Map<String, String> costNotes = new LinkedHashMap<>();
             if (only.isEmpty() || only.contains("E")) {
-                for (String lib : List.of("raw", "distlock", "distlock-watchdog", "redisson", "redisson-watchdog",
-                        "spring-spin", "spring-pubsub")) {
+                for (String lib : List.of(
+                        "raw",
+                        "distlock",
+                        "distlock-watchdog",
+                        "redisson",
+                        "redisson-watchdog",
+                        "spring-spin",
+                        "spring-pubsub")) {
                     try {
                         costs.put(lib, counter.uncontended(lib));
                         System.out.println(lib + ": " + costs.get(lib));
-                    }
-                    catch (RuntimeException ex) {
+                    } catch (RuntimeException ex) {
                         costNotes.put(lib, ex.toString());
                     }
                 }
@@ -141,8 +214,10 @@ public final class RunComparison {
             for (String id : List.of("A", "C64")) {
                 if (only.isEmpty() || only.contains("I")) {
                     int threads = id.equals("A") ? 1 : 64;
-                    interleaved.put(id, new Interleaved(port).uncontended(threads,
-                            List.of("raw", "distlock", "redisson", "spring-spin")));
+                    interleaved.put(
+                            id,
+                            new Interleaved(port)
+                                    .uncontended(threads, List.of("raw", "distlock", "redisson", "spring-spin")));
                     System.out.println("interleaved " + id + ": " + interleaved.get(id));
                 }
             }
@@ -161,9 +236,9 @@ public final class RunComparison {
                 List<String> runnable = new ArrayList<>();
                 for (String lib : scenario.libs()) {
                     if (unsupported.containsKey(lib)) {
-                        rows.add(new Row(scenario, lib, Double.NaN, Double.NaN, new Properties(), unsupported.get(lib)));
-                    }
-                    else {
+                        rows.add(
+                                new Row(scenario, lib, Double.NaN, Double.NaN, new Properties(), unsupported.get(lib)));
+                    } else {
                         runnable.add(lib);
                     }
                 }
@@ -171,14 +246,27 @@ public final class RunComparison {
                     rows.addAll(run(scenario, runnable, port, metricsDir, warmup, measure));
                 }
             }
-            String markdown = Report.markdown(rows, costs, costNotes, renewals, interleaved, inFlight, new Report.Setup(started,
-                    Duration.between(started, Instant.now()), redisVersion, warmup, measure, loadAtStart, Report.loadAverage()), baseline);
+            String markdown = Report.markdown(
+                    rows,
+                    costs,
+                    costNotes,
+                    renewals,
+                    interleaved,
+                    inFlight,
+                    new Report.Setup(
+                            started,
+                            Duration.between(started, Instant.now()),
+                            redisVersion,
+                            warmup,
+                            measure,
+                            loadAtStart,
+                            Report.loadAverage()),
+                    baseline);
             Files.writeString(report, markdown);
             System.out.println(markdown);
             System.out.println("Wrote " + report.toAbsolutePath() + " in "
                     + Duration.between(started, Instant.now()).truncatedTo(ChronoUnit.SECONDS));
-        }
-        finally {
+        } finally {
             server.stop();
         }
     }
@@ -189,32 +277,35 @@ public final class RunComparison {
         try (LockClient client = LockClient.create(uri)) {
             try {
                 client.getFairLock("bench:probe");
-            }
-            catch (UnsupportedOperationException ex) {
+            } catch (UnsupportedOperationException ex) {
                 unsupported.put("distlock-fair", "n/a: " + ex.getMessage());
             }
             try {
                 client.getReadWriteLock("bench:probe");
-            }
-            catch (UnsupportedOperationException ex) {
+            } catch (UnsupportedOperationException ex) {
                 unsupported.put("distlock-read", "n/a: " + ex.getMessage());
             }
         }
         return unsupported;
     }
 
-    private static List<Row> run(Scenario scenario, List<String> libs, int port, Path metricsDir, int[] warmup,
-            int[] measure) throws RunnerException, IOException {
+    private static List<Row> run(
+            Scenario scenario, List<String> libs, int port, Path metricsDir, int[] warmup, int[] measure)
+            throws RunnerException, IOException {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include("^" + Pattern.quote(scenario.benchmark() + "." + scenario.method()) + "$")
                 .param("lib", libs.toArray(String[]::new))
                 .threads(scenario.threads())
                 .forks(1)
-                .warmupIterations(warmup[0]).warmupTime(TimeValue.seconds(warmup[1]))
-                .measurementIterations(measure[0]).measurementTime(TimeValue.seconds(measure[1]))
+                .warmupIterations(warmup[0])
+                .warmupTime(TimeValue.seconds(warmup[1]))
+                .measurementIterations(measure[0])
+                .measurementTime(TimeValue.seconds(measure[1]))
                 .timeout(TimeValue.seconds(60))
                 .shouldFailOnError(false)
-                .jvmArgsAppend("-Xmx1g", "-D" + BenchmarkServer.PORT_PROPERTY + "=" + port,
+                .jvmArgsAppend(
+                        "-Xmx1g",
+                        "-D" + BenchmarkServer.PORT_PROPERTY + "=" + port,
                         "-D" + MeasurementWindow.OUT_PROPERTY + "=" + metricsDir,
                         "-D" + MeasurementWindow.SCENARIO_PROPERTY + "=" + scenario.id());
         if (scenario.benchmark().equals(CONTENDED)) {
@@ -223,7 +314,10 @@ public final class RunComparison {
         Collection<RunResult> results = new Runner(options.build()).run();
         List<Row> rows = new ArrayList<>();
         for (String lib : libs) {
-            RunResult result = results.stream().filter(r -> lib.equals(r.getParams().getParam("lib"))).findFirst().orElse(null);
+            RunResult result = results.stream()
+                    .filter(r -> lib.equals(r.getParams().getParam("lib")))
+                    .findFirst()
+                    .orElse(null);
             Properties metrics = new Properties();
             Path file = metricsDir.resolve(scenario.id() + "__" + lib + "__" + scenario.clients() + ".properties");
             if (Files.exists(file)) {
@@ -233,10 +327,14 @@ public final class RunComparison {
             }
             if (result == null) {
                 rows.add(new Row(scenario, lib, Double.NaN, Double.NaN, metrics, "failed (see JMH log)"));
-            }
-            else {
-                rows.add(new Row(scenario, lib, result.getPrimaryResult().getScore(),
-                        result.getPrimaryResult().getScoreError(), metrics, ""));
+            } else {
+                rows.add(new Row(
+                        scenario,
+                        lib,
+                        result.getPrimaryResult().getScore(),
+                        result.getPrimaryResult().getScoreError(),
+                        metrics,
+                        ""));
             }
         }
         return rows;

@@ -1,11 +1,10 @@
 package dev.distlock.core;
 
+import dev.distlock.core.internal.composite.Await;
+import dev.distlock.core.internal.lock.Arguments;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-
-import dev.distlock.core.internal.composite.Await;
-import dev.distlock.core.internal.lock.Arguments;
 
 /**
  * The {@link RedisLock} entry points of a lock made of other locks. The subclass supplies one
@@ -78,8 +77,8 @@ abstract class CompositeRedisLock implements RedisLock {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring " + this);
         }
-        return Await.interruptibly(acquireAsync(waitMillis, leaseMillis, ownerId), () -> unlock(ownerId),
-                "lock " + this);
+        return Await.interruptibly(
+                acquireAsync(waitMillis, leaseMillis, ownerId), () -> unlock(ownerId), "lock " + this);
     }
 
     @Override
@@ -89,8 +88,8 @@ abstract class CompositeRedisLock implements RedisLock {
 
     @Override
     public final CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
-        CompletableFuture<Boolean> acquisition = acquireAsync(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit),
-                ownerId);
+        CompletableFuture<Boolean> acquisition =
+                acquireAsync(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), ownerId);
         CompletableFuture<Void> locked = acquisition.thenApply(acquired -> null);
         // Cancelling the stage the caller holds must reach the acquisition, which a dependent stage does not do.
         locked.whenComplete((ok, failure) -> {
@@ -125,5 +124,4 @@ abstract class CompositeRedisLock implements RedisLock {
     static long currentOwner() {
         return Thread.currentThread().getId();
     }
-
 }

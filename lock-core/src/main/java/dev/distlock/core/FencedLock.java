@@ -3,7 +3,6 @@ package dev.distlock.core;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -13,5 +13,4 @@ import java.time.Instant;
  * @param since when the owner first took it
  * @param watchdog whether the watchdog renews its lease
  */
-public record HeldLock(String name, LockKind kind, long ownerId, int holdCount, Instant since, boolean watchdog) {
-}
+public record HeldLock(String name, LockKind kind, long ownerId, int holdCount, Instant since, boolean watchdog) {}

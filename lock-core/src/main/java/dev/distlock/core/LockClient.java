@@ -1,12 +1,5 @@
 package dev.distlock.core;
 
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.Objects;
-
 import dev.distlock.core.internal.lock.Arguments;
 import dev.distlock.core.internal.lock.DefaultRedisReadWriteLock;
 import dev.distlock.core.internal.lock.FairRedisLock;
@@ -14,6 +7,12 @@ import dev.distlock.core.internal.lock.FencedRedisLock;
 import dev.distlock.core.internal.lock.LockEngine;
 import dev.distlock.core.internal.lock.RedissonLayout;
 import dev.distlock.core.internal.lock.ReentrantRedisLock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Entry point of Distlock: creates locks by name and owns what they share, namely one multiplexed
@@ -36,8 +35,11 @@ public final class LockClient implements AutoCloseable {
         this.engine = new LockEngine(options);
         String tag = RedissonLayout.hashTag(options.keyPrefix());
         if (tag != null && !options.clusterNodes().isEmpty()) {
-            log.warn("Key prefix '{}' contains the hash tag '{}': in a Redis Cluster every lock of this client maps to"
-                    + " one slot, so one master serves them all", options.keyPrefix(), "{" + tag + "}");
+            log.warn(
+                    "Key prefix '{}' contains the hash tag '{}': in a Redis Cluster every lock of this client maps to"
+                            + " one slot, so one master serves them all",
+                    options.keyPrefix(),
+                    "{" + tag + "}");
         }
     }
 
@@ -127,7 +129,12 @@ public final class LockClient implements AutoCloseable {
      */
     public Duration ping() {
         long start = System.nanoTime();
-        engine.replies().await(engine.calls().call(() -> engine.connector().commands().ping().toCompletableFuture()), "(ping)", "ping for");
+        engine.replies()
+                .await(
+                        engine.calls()
+                                .call(() -> engine.connector().commands().ping().toCompletableFuture()),
+                        "(ping)",
+                        "ping for");
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
@@ -141,7 +148,11 @@ public final class LockClient implements AutoCloseable {
      */
     public Duration pingSubscriptions() {
         long start = System.nanoTime();
-        engine.replies().await(engine.calls().call(() -> engine.subscriptions().ping()), "(ping)", "ping the wake-up connection for");
+        engine.replies()
+                .await(
+                        engine.calls().call(() -> engine.subscriptions().ping()),
+                        "(ping)",
+                        "ping the wake-up connection for");
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
@@ -156,20 +167,28 @@ public final class LockClient implements AutoCloseable {
         var redis = engine.connector().commands();
         // The three reads go out together and share one deadline.
         long deadline = engine.replies().deadline();
-        CompletableFuture<Map<String, String>> hash = engine.calls().call(() -> redis.hgetall(key).toCompletableFuture());
+        CompletableFuture<Map<String, String>> hash =
+                engine.calls().call(() -> redis.hgetall(key).toCompletableFuture());
         CompletableFuture<Long> ttl = engine.calls().call(() -> redis.pttl(key).toCompletableFuture());
         // The layout is made inside the call: a name no cluster layout fits fails this read as a LockException.
-        CompletableFuture<Long> queue = engine.calls().call(
-                () -> redis.llen(engine.layout(key).queue()).toCompletableFuture());
+        CompletableFuture<Long> queue =
+                engine.calls().call(() -> redis.llen(engine.layout(key).queue()).toCompletableFuture());
         Map<String, String> fields = engine.replies().await(hash, name, "inspect", deadline);
         Map<String, Long> holders = new LinkedHashMap<>();
         fields.forEach((field, value) -> {
-            if (!RedissonLayout.MODE_FIELD.equals(field) && value.chars().allMatch(Character::isDigit) && !value.isEmpty()) {
+            if (!RedissonLayout.MODE_FIELD.equals(field)
+                    && value.chars().allMatch(Character::isDigit)
+                    && !value.isEmpty()) {
                 holders.put(field, Long.parseLong(value));
             }
         });
         long remaining = engine.replies().await(ttl, name, "inspect", deadline);
-        return new LockInfo(name, remaining != -2, fields.get(RedissonLayout.MODE_FIELD), Map.copyOf(holders), remaining,
+        return new LockInfo(
+                name,
+                remaining != -2,
+                fields.get(RedissonLayout.MODE_FIELD),
+                Map.copyOf(holders),
+                remaining,
                 engine.replies().await(queue, name, "inspect", deadline));
     }
 

@@ -1,13 +1,11 @@
 package dev.distlock.core;
 
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-
 import org.jspecify.annotations.Nullable;
-
-import io.lettuce.core.SslOptions;
-import io.lettuce.core.resource.ClientResources;
 
 /**
  * Immutable settings of a {@link LockClient}. Build with {@link #builder()}.
@@ -206,8 +204,7 @@ public final class LockClientOptions {
         private @Nullable SslOptions sslOptions;
         private @Nullable ClientResources clientResources;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Sets the single server to use: {@code redis://[user:password@]host[:port][/db]} or

@@ -1,7 +1,6 @@
 package dev.distlock.core;
 
 import java.util.Map;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,8 +13,13 @@ import org.jspecify.annotations.Nullable;
  * @param remainingTtlMillis lease left in ms, {@code -2} when not locked, {@code -1} when it has no expiry
  * @param queueLength fair-lock waiters queued, {@code 0} for other kinds
  */
-public record LockInfo(String name, boolean locked, @Nullable String mode, Map<String, Long> holders,
-        long remainingTtlMillis, long queueLength) {
+public record LockInfo(
+        String name,
+        boolean locked,
+        @Nullable String mode,
+        Map<String, Long> holders,
+        long remainingTtlMillis,
+        long queueLength) {
 
     /**
      * Returns the mode of a read-write lock as a kind.

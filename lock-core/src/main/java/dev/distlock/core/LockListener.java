@@ -10,8 +10,7 @@ package dev.distlock.core;
 public interface LockListener {
 
     /** A listener that does nothing. */
-    LockListener NO_OP = new LockListener() {
-    };
+    LockListener NO_OP = new LockListener() {};
 
     /**
      * A hold was acquired.
@@ -19,8 +18,7 @@ public interface LockListener {
      * @param ownerId thread id or explicit owner id
      * @param waitNanos how long the acquisition took
      */
-    default void onAcquired(String lockName, long ownerId, long waitNanos) {
-    }
+    default void onAcquired(String lockName, long ownerId, long waitNanos) {}
 
     /**
      * An acquisition gave up because its wait was spent.
@@ -28,8 +26,7 @@ public interface LockListener {
      * @param ownerId thread id or explicit owner id
      * @param waitNanos how long it waited
      */
-    default void onTimeout(String lockName, long ownerId, long waitNanos) {
-    }
+    default void onTimeout(String lockName, long ownerId, long waitNanos) {}
 
     /**
      * The owner's last unlock is about to release a hold in Redis; heard on the thread that calls
@@ -42,16 +39,14 @@ public interface LockListener {
      * @param lockName lock name (without key prefix)
      * @param ownerId thread id or explicit owner id
      */
-    default void onReleasing(String lockName, long ownerId) {
-    }
+    default void onReleasing(String lockName, long ownerId) {}
 
     /**
      * A hold was released (the owner's last unlock).
      * @param lockName lock name (without key prefix)
      * @param ownerId thread id or explicit owner id
      */
-    default void onReleased(String lockName, long ownerId) {
-    }
+    default void onReleased(String lockName, long ownerId) {}
 
     /**
      * A hold was lost while its owner still believed it held it: a watchdog renewal found the lock
@@ -59,6 +54,5 @@ public interface LockListener {
      * @param lockName lock name (without key prefix)
      * @param ownerId thread id or explicit owner id
      */
-    default void onLeaseLost(String lockName, long ownerId) {
-    }
+    default void onLeaseLost(String lockName, long ownerId) {}
 }

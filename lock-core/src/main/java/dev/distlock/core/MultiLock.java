@@ -1,12 +1,11 @@
 package dev.distlock.core;
 
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-
 import dev.distlock.core.internal.composite.Members;
 import dev.distlock.core.internal.composite.MultiAcquisition;
 import dev.distlock.core.internal.composite.Releases;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A lock made of several {@link RedisLock}s, held all together or not at all (Redisson's
@@ -85,7 +84,8 @@ public final class MultiLock extends CompositeRedisLock {
     @Override
     public MultiLock withListener(LockListener listener) {
         Objects.requireNonNull(listener, "'listener' must not be null");
-        return new MultiLock(locks.stream().map(member -> member.withListener(listener)).toList());
+        return new MultiLock(
+                locks.stream().map(member -> member.withListener(listener)).toList());
     }
 
     /** @return the members' names, e.g. {@code [a, b]} */
@@ -109,7 +109,6 @@ public final class MultiLock extends CompositeRedisLock {
     public boolean isLocked() {
         return locks.stream().anyMatch(RedisLock::isLocked);
     }
-
 
     /** @return whether the owner holds every member */
     @Override

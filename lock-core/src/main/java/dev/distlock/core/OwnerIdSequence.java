@@ -7,8 +7,7 @@ final class OwnerIdSequence {
 
     private static final AtomicLong LAST = new AtomicLong();
 
-    private OwnerIdSequence() {
-    }
+    private OwnerIdSequence() {}
 
     /**
      * Returns the next id.

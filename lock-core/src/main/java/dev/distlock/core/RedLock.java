@@ -1,14 +1,13 @@
 package dev.distlock.core;
 
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-
 import dev.distlock.core.internal.composite.Members;
 import dev.distlock.core.internal.composite.RedLockAcquisition;
 import dev.distlock.core.internal.composite.RedLockQueries;
 import dev.distlock.core.internal.composite.RedLockTiming;
 import dev.distlock.core.internal.composite.Releases;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Redis' Redlock algorithm over N independent Redis masters: the lock is held when a majority of
@@ -99,7 +98,8 @@ public final class RedLock extends CompositeRedisLock {
     @Override
     public RedLock withListener(LockListener listener) {
         Objects.requireNonNull(listener, "'listener' must not be null");
-        return new RedLock(locks.stream().map(member -> member.withListener(listener)).toList());
+        return new RedLock(
+                locks.stream().map(member -> member.withListener(listener)).toList());
     }
 
     /**

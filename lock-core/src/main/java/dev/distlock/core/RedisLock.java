@@ -220,8 +220,7 @@ public interface RedisLock extends Lock {
      */
     @Override
     default Condition newCondition() {
-        throw new UnsupportedOperationException(
-                "RedisLock '" + getName() + "' does not support conditions; use a Redis queue or pub/sub for signalling");
+        throw new UnsupportedOperationException("RedisLock '" + getName()
+                + "' does not support conditions; use a Redis queue or pub/sub for signalling");
     }
-
 }

@@ -5,18 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import dev.distlock.core.test.RedisServers;
 
 /** Odd names, durations and call sequences through the public API: clear errors, no leaked locks. */
 class BadInputTests {
@@ -31,7 +29,8 @@ class BadInputTests {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"with{braces}", "{only-tag}", "line\nbreak", "tab\tand space", "ünïcødé-锁-🔒", "}{", "a:b:c"})
+    @ValueSource(
+            strings = {"with{braces}", "{only-tag}", "line\nbreak", "tab\tand space", "ünïcødé-锁-🔒", "}{", "a:b:c"})
     void shouldLockAndWakeOnUnusualNames(String unusual) throws Exception {
         String name = unusual + ":" + UUID.randomUUID();
         RedisLock lock = client.getLock(name);
@@ -57,18 +56,29 @@ class BadInputTests {
     @Test
     void shouldRejectNullsAndBlanksNamingTheArgument() {
         assertThatNullPointerException().isThrownBy(() -> client.getLock(null)).withMessage("'name' must not be null");
-        assertThatIllegalArgumentException().isThrownBy(() -> client.getFencedLock("")).withMessage("'name' must not be blank");
-        assertThatIllegalArgumentException().isThrownBy(() -> client.getLock("\n\t ")).withMessageContaining("'name'");
-        assertThatNullPointerException().isThrownBy(() -> LockClient.create((String) null)).withMessageContaining("'uri'");
-        assertThatNullPointerException().isThrownBy(() -> LockClient.create((LockClientOptions) null))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> client.getFencedLock(""))
+                .withMessage("'name' must not be blank");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> client.getLock("\n\t "))
+                .withMessageContaining("'name'");
+        assertThatNullPointerException()
+                .isThrownBy(() -> LockClient.create((String) null))
+                .withMessageContaining("'uri'");
+        assertThatNullPointerException()
+                .isThrownBy(() -> LockClient.create((LockClientOptions) null))
                 .withMessageContaining("'options'");
-        assertThatIllegalArgumentException().isThrownBy(() -> LockClientOptions.builder().watchdogTimeout(Duration.ZERO))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LockClientOptions.builder().watchdogTimeout(Duration.ZERO))
                 .withMessageContaining("'watchdogTimeout'");
-        assertThatIllegalArgumentException().isThrownBy(() -> LockClientOptions.builder().commandTimeout(Duration.ofSeconds(-1)))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LockClientOptions.builder().commandTimeout(Duration.ofSeconds(-1)))
                 .withMessageContaining("'commandTimeout'");
-        assertThatIllegalArgumentException().isThrownBy(() -> LockClient.create("http://localhost"))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LockClient.create("http://localhost"))
                 .withMessageContaining("http://localhost");
-        assertThatIllegalArgumentException().isThrownBy(() -> LockClient.create("redis://app:50%off/now@localhost"))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LockClient.create("redis://app:50%off/now@localhost"))
                 .withMessageContaining("redis://***@localhost")
                 .satisfies(ex -> assertThat(ex.getMessage()).doesNotContain("50%off"));
     }
@@ -76,11 +86,14 @@ class BadInputTests {
     @Test
     void shouldRejectNegativeAndEnormousDurations() throws Exception {
         RedisLock lock = client.getLock("durations:" + UUID.randomUUID());
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(Long.MIN_VALUE, 1, TimeUnit.SECONDS))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryLock(Long.MIN_VALUE, 1, TimeUnit.SECONDS))
                 .withMessageContaining("'waitTime'");
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(1, Long.MIN_VALUE, TimeUnit.SECONDS))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryLock(1, Long.MIN_VALUE, TimeUnit.SECONDS))
                 .withMessageContaining("'leaseTime'");
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(1, Long.MAX_VALUE, TimeUnit.NANOSECONDS))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryLock(1, Long.MAX_VALUE, TimeUnit.NANOSECONDS))
                 .withMessageContaining("'leaseTime'");
         // An enormous wait is fine: it is capped, and an uncontended lock is taken at once.
         assertThat(lock.tryLock(Long.MAX_VALUE, 10, TimeUnit.DAYS)).isTrue();
@@ -94,8 +107,10 @@ class BadInputTests {
         RedisLock lock = client.getLock("twice:" + UUID.randomUUID());
         lock.lock(30, TimeUnit.SECONDS);
         lock.unlock();
-        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
-                .hasMessageContaining(lock.getName()).hasMessageContaining("not held");
+        assertThatThrownBy(lock::unlock)
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(lock.getName())
+                .hasMessageContaining("not held");
         assertThat(lock.isLocked()).isFalse();
     }
 }

@@ -3,6 +3,8 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,13 +13,9 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** {@link LockClient#close()} makes every call that races it fail with a {@link LockException}. */
 class ClientCloseTests {
@@ -60,12 +58,14 @@ class ClientCloseTests {
 
     /** Takes the lock that {@code kind} waits for: the write side blocks a reader, the read side blocks a writer. */
     private void holdAgainst(String kind) throws InterruptedException {
-        RedisLock blocker = switch (kind) {
-            case "read" -> holder.getReadWriteLock("close-rw-read").writeLock();
-            case "write" -> holder.getReadWriteLock("close-rw-write").readLock();
-            default -> KINDS.get(kind).apply(holder);
-        };
-        assertThat(blocker.tryLock(0, 60, TimeUnit.SECONDS, RedisLock.newOwnerId())).isTrue();
+        RedisLock blocker =
+                switch (kind) {
+                    case "read" -> holder.getReadWriteLock("close-rw-read").writeLock();
+                    case "write" -> holder.getReadWriteLock("close-rw-write").readLock();
+                    default -> KINDS.get(kind).apply(holder);
+                };
+        assertThat(blocker.tryLock(0, 60, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                .isTrue();
     }
 
     @Test
@@ -94,11 +94,12 @@ class ClientCloseTests {
             Throwable failure = null;
             try {
                 wait.getValue().get(10, TimeUnit.SECONDS);
-            }
-            catch (java.util.concurrent.ExecutionException ex) {
+            } catch (java.util.concurrent.ExecutionException ex) {
                 failure = ex.getCause();
             }
-            assertThat(failure).as("waiter %s", wait.getKey()).isInstanceOf(LockException.class)
+            assertThat(failure)
+                    .as("waiter %s", wait.getKey())
+                    .isInstanceOf(LockException.class)
                     .hasMessageContaining("closed");
         }
     }
@@ -114,26 +115,25 @@ class ClientCloseTests {
         for (String kind : KINDS.keySet()) {
             for (int i = 0; i < 3; i++) {
                 RedisLock lock = KINDS.get(kind).apply(waiting);
-                racers.add(start(() -> {
-                    while (!stop.get()) {
-                        try {
-                            // Short waits: each call joins and leaves the channel, subscribing anew.
-                            lock.tryLock(20, 60, TimeUnit.MILLISECONDS);
-                        }
-                        catch (LockException ex) {
-                            if (waiting.isClosed()) {
-                                return;
+                racers.add(start(
+                        () -> {
+                            while (!stop.get()) {
+                                try {
+                                    // Short waits: each call joins and leaves the channel, subscribing anew.
+                                    lock.tryLock(20, 60, TimeUnit.MILLISECONDS);
+                                } catch (LockException ex) {
+                                    if (waiting.isClosed()) {
+                                        return;
+                                    }
+                                } catch (InterruptedException ex) {
+                                    return;
+                                } catch (RuntimeException ex) {
+                                    unexpected.add(ex);
+                                    return;
+                                }
                             }
-                        }
-                        catch (InterruptedException ex) {
-                            return;
-                        }
-                        catch (RuntimeException ex) {
-                            unexpected.add(ex);
-                            return;
-                        }
-                    }
-                }, "racer-" + kind + "-" + i));
+                        },
+                        "racer-" + kind + "-" + i));
             }
         }
         await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> true);

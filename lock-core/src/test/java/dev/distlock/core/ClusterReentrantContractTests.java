@@ -1,10 +1,9 @@
 package dev.distlock.core;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-
 import dev.distlock.core.contract.AbstractRedisLockContractTests;
 import dev.distlock.core.test.RedisCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 
 /** The reentrant lock keeps its contract on a three-master Redis Cluster. */
 class ClusterReentrantContractTests extends AbstractRedisLockContractTests {
@@ -23,7 +22,10 @@ class ClusterReentrantContractTests extends AbstractRedisLockContractTests {
 
     @Override
     protected LockClient newClient() {
-        return LockClient.create(LockClientOptions.builder().cluster(cluster.uris()).watchdogTimeout(WATCHDOG).build());
+        return LockClient.create(LockClientOptions.builder()
+                .cluster(cluster.uris())
+                .watchdogTimeout(WATCHDOG)
+                .build());
     }
 
     @Override

@@ -3,16 +3,14 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.core.test.RedisCluster;
+import dev.distlock.core.test.RedisServer;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisCluster;
-import dev.distlock.core.test.RedisServer;
 
 /** A cluster of 3 masters with one replica each, and the replica-sync guard routed by slot. */
 class ClusterReplicaTopologyTests {
@@ -23,8 +21,10 @@ class ClusterReplicaTopologyTests {
     @BeforeAll
     static void startCluster() {
         cluster = RedisCluster.start(3, 1);
-        client = LockClient.create(LockClientOptions.builder().cluster(cluster.uris())
-                .replicaSync(1, Duration.ofMillis(300)).build());
+        client = LockClient.create(LockClientOptions.builder()
+                .cluster(cluster.uris())
+                .replicaSync(1, Duration.ofMillis(300))
+                .build());
     }
 
     @AfterAll
@@ -37,7 +37,7 @@ class ClusterReplicaTopologyTests {
 
     private static String nameOn(int master) {
         String run = UUID.randomUUID().toString();
-        for (int i = 0;; i++) {
+        for (int i = 0; ; i++) {
             String name = "replicated-" + run + "-" + i;
             if (cluster.masterIndexOf(name) == master) {
                 return name;
@@ -66,15 +66,15 @@ class ClusterReplicaTopologyTests {
         try {
             String blocked = nameOn(1);
             assertThatThrownBy(() -> client.getLock(blocked).tryLock(500, 10_000, TimeUnit.MILLISECONDS))
-                    .isInstanceOf(LockException.class).hasMessageContaining("only 0 of the 1 required replicas");
+                    .isInstanceOf(LockException.class)
+                    .hasMessageContaining("only 0 of the 1 required replicas");
             assertThat(cluster.masters().get(1).command("EXISTS", blocked)).isEqualTo("0");
             for (int master : new int[] {0, 2}) {
                 RedisLock lock = client.getLock(nameOn(master));
                 assertThat(lock.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
                 lock.unlock();
             }
-        }
-        finally {
+        } finally {
             paused.resume();
         }
     }

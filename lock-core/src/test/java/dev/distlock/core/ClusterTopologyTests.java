@@ -3,20 +3,18 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisCluster;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisCluster;
-import dev.distlock.core.test.RedisServers;
-import dev.distlock.core.test.RedisServer;
 
 class ClusterTopologyTests {
 
@@ -27,9 +25,12 @@ class ClusterTopologyTests {
     @BeforeAll
     static void startCluster() {
         cluster = RedisCluster.start(3);
-        alice = LockClient.create(LockClientOptions.builder().cluster(cluster.uris())
-                .watchdogTimeout(Duration.ofSeconds(1)).build());
-        bob = LockClient.create(LockClientOptions.builder().cluster(cluster.uris()[1]).build());
+        alice = LockClient.create(LockClientOptions.builder()
+                .cluster(cluster.uris())
+                .watchdogTimeout(Duration.ofSeconds(1))
+                .build());
+        bob = LockClient.create(
+                LockClientOptions.builder().cluster(cluster.uris()[1]).build());
     }
 
     @AfterAll
@@ -58,7 +59,8 @@ class ClusterTopologyTests {
             RedisLock lock = alice.getLock(name);
             assertThat(lock.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
             assertThat(cluster.masterOf(name).command("EXISTS", name)).isEqualTo("1");
-            assertThat(bob.getLock(name).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId())).isFalse();
+            assertThat(bob.getLock(name).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                    .isFalse();
             assertThat(lock.isHeldByCurrentThread()).isTrue();
             lock.unlock();
             assertThat(cluster.masterOf(name).command("EXISTS", name)).isEqualTo("0");
@@ -71,12 +73,12 @@ class ClusterTopologyTests {
             long holder = RedisLock.newOwnerId();
             long waiter = RedisLock.newOwnerId();
             // A 30 s lease: a waiter that were not woken by the unlock message would sleep until it ends.
-            assertThat(alice.getLock(name).tryLock(0, 30, TimeUnit.SECONDS, holder)).isTrue();
+            assertThat(alice.getLock(name).tryLock(0, 30, TimeUnit.SECONDS, holder))
+                    .isTrue();
             CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
                 try {
                     return bob.getLock(name).tryLock(20, 10, TimeUnit.SECONDS, waiter) ? System.nanoTime() : -1L;
-                }
-                catch (InterruptedException ex) {
+                } catch (InterruptedException ex) {
                     throw new IllegalStateException(ex);
                 }
             });
@@ -85,11 +87,14 @@ class ClusterTopologyTests {
                     .anyMatch(node -> node.command("PUBSUB", "NUMSUB", channel).endsWith("\n1")
                             // Redis 7+: the channel is sharded, as Redisson's is there.
                             || RedisServers.majorVersion() >= 7
-                                    && node.command("PUBSUB", "SHARDNUMSUB", channel).endsWith("\n1")));
+                                    && node.command("PUBSUB", "SHARDNUMSUB", channel)
+                                            .endsWith("\n1")));
             long unlockedAt = System.nanoTime();
             alice.getLock(name).unlock(holder);
             long wokenAfter = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(10, TimeUnit.SECONDS) - unlockedAt);
-            assertThat(wokenAfter).as("hand-off on master %d", cluster.masterIndexOf(name)).isBetween(0L, 2000L);
+            assertThat(wokenAfter)
+                    .as("hand-off on master %d", cluster.masterIndexOf(name))
+                    .isBetween(0L, 2000L);
             bob.getLock(name).unlock(waiter);
         }
     }
@@ -100,12 +105,13 @@ class ClusterTopologyTests {
         List<RedisLock> locks = new ArrayList<>();
         for (String name : namesOnEveryMaster()) {
             RedisLock lock = alice.getLock(name);
-            assertThat(lock.tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner)).isTrue();
+            assertThat(lock.tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner))
+                    .isTrue();
             locks.add(lock);
         }
         // The watchdog timeout is 1 s: only renewals (one batch per slot) keep the holds alive for 3 s.
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
-                .until(() -> locks.stream().allMatch(lock -> lock.isHeldBy(owner)));
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> locks.stream()
+                .allMatch(lock -> lock.isHeldBy(owner)));
         for (RedisLock lock : locks) {
             assertThat(lock.remainTimeToLive()).isBetween(1L, 1000L);
             lock.unlock(owner);
@@ -142,8 +148,7 @@ class ClusterTopologyTests {
             assertThat(to.command("EXISTS", name)).isEqualTo("1");
             lock.unlock();
             assertThat(to.command("EXISTS", name)).isEqualTo("0");
-        }
-        finally {
+        } finally {
             cluster.moveEmptySlot(slot, from);
         }
     }

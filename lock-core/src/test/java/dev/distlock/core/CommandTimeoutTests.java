@@ -3,18 +3,16 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * Every public blocking call other than a lock wait fails within one command timeout (plus the
@@ -35,7 +33,10 @@ class CommandTimeoutTests {
     @BeforeEach
     void setUp() {
         redis = RedisServers.start();
-        client = LockClient.create(LockClientOptions.builder().uri(redis.uri()).commandTimeout(TIMEOUT).build());
+        client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .commandTimeout(TIMEOUT)
+                .build());
     }
 
     @AfterEach
@@ -43,8 +44,7 @@ class CommandTimeoutTests {
         try {
             redis.resume();
             client.close();
-        }
-        finally {
+        } finally {
             redis.stop();
         }
     }
@@ -80,19 +80,24 @@ class CommandTimeoutTests {
         redis.pause();
 
         Map<String, Duration> took = new LinkedHashMap<>();
-        took.put("tryLock()", failing("tryLock()", () -> client.getLock("timeout-free").tryLock()));
-        took.put("tryLock(0, lease)", failing("tryLock(0, lease)",
-                () -> client.getLock("timeout-free").tryLock(0, 10, TimeUnit.SECONDS)));
-        took.put("fair tryLock(0, lease)", failing("fair tryLock(0, lease)",
-                () -> client.getFairLock("timeout-fair-free").tryLock(0, 10, TimeUnit.SECONDS)));
-        took.put("write tryLock(0, lease)", failing("write tryLock(0, lease)",
-                () -> client.getReadWriteLock("timeout-rw-free").writeLock().tryLock(0, 10, TimeUnit.SECONDS)));
+        took.put("tryLock()", failing("tryLock()", () -> client.getLock("timeout-free")
+                .tryLock()));
+        took.put("tryLock(0, lease)", failing("tryLock(0, lease)", () -> client.getLock("timeout-free")
+                .tryLock(0, 10, TimeUnit.SECONDS)));
+        took.put("fair tryLock(0, lease)", failing("fair tryLock(0, lease)", () -> client.getFairLock(
+                        "timeout-fair-free")
+                .tryLock(0, 10, TimeUnit.SECONDS)));
+        took.put("write tryLock(0, lease)", failing("write tryLock(0, lease)", () -> client.getReadWriteLock(
+                        "timeout-rw-free")
+                .writeLock()
+                .tryLock(0, 10, TimeUnit.SECONDS)));
         took.put("reentrant unlock", failing("reentrant unlock", () -> reentrant.unlock(owner)));
         took.put("fair unlock", failing("fair unlock", () -> fair.unlock(owner)));
         took.put("fenced unlock", failing("fenced unlock", () -> fenced.unlock(owner)));
         took.put("write unlock", failing("write unlock", () -> rw.writeLock().unlock(owner)));
         took.put("read unlock", failing("read unlock", () -> rwRead.readLock().unlock(owner)));
-        took.put("forceUnlock", failing("forceUnlock", () -> client.getLock("timeout-other").forceUnlock()));
+        took.put("forceUnlock", failing("forceUnlock", () -> client.getLock("timeout-other")
+                .forceUnlock()));
         took.put("isLocked", failing("isLocked", reentrant::isLocked));
         took.put("read isLocked", failing("read isLocked", () -> rw.readLock().isLocked()));
         took.put("isHeldBy", failing("isHeldBy", () -> reentrant.isHeldBy(owner)));
@@ -103,8 +108,10 @@ class CommandTimeoutTests {
         took.put("inspect", failing("inspect", () -> client.inspect("timeout-fair")));
 
         Duration bound = TIMEOUT.plus(SLACK);
-        assertThat(took).as("time to fail with commandTimeout %s", TIMEOUT).allSatisfy((call, duration) ->
-                assertThat(duration).as(call + " took " + duration.toMillis() + " ms; all: " + took).isLessThan(bound));
+        assertThat(took).as("time to fail with commandTimeout %s", TIMEOUT).allSatisfy((call, duration) -> assertThat(
+                        duration)
+                .as(call + " took " + duration.toMillis() + " ms; all: " + took)
+                .isLessThan(bound));
     }
 
     @Test
@@ -114,8 +121,10 @@ class CommandTimeoutTests {
             Map<String, RedisLock> waiters = new LinkedHashMap<>();
             waiters.put("reentrant", client.getLock("timeout-wait-reentrant"));
             waiters.put("fair", client.getFairLock("timeout-wait-fair"));
-            assertThat(holder.getLock("timeout-wait-reentrant").tryLock(0, 60, TimeUnit.SECONDS)).isTrue();
-            assertThat(holder.getFairLock("timeout-wait-fair").tryLock(0, 60, TimeUnit.SECONDS)).isTrue();
+            assertThat(holder.getLock("timeout-wait-reentrant").tryLock(0, 60, TimeUnit.SECONDS))
+                    .isTrue();
+            assertThat(holder.getFairLock("timeout-wait-fair").tryLock(0, 60, TimeUnit.SECONDS))
+                    .isTrue();
             Map<String, java.util.concurrent.FutureTask<Boolean>> tasks = new LinkedHashMap<>();
             Map<String, Thread> threads = new LinkedHashMap<>();
             long[] started = new long[1];
@@ -128,7 +137,8 @@ class CommandTimeoutTests {
             }
             started[0] = System.nanoTime();
             threads.values().forEach(Thread::start);
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2))
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(2))
                     .until(() -> Parked.waiters(client) == threads.size());
             redis.pause();
             Duration bound = wait.plus(TIMEOUT.multipliedBy(2)).plus(SLACK);
@@ -136,8 +146,12 @@ class CommandTimeoutTests {
                 // A waiter keeps waiting through the outage; it gives up when its wait ends.
                 Throwable failure = catchThrowable(() -> task.getValue().get(30, TimeUnit.SECONDS));
                 Duration took = Duration.ofNanos(System.nanoTime() - started[0]);
-                assertThat(failure == null ? task.getValue().get() : failure).as(task.getKey()).isEqualTo(false);
-                assertThat(took).as(task.getKey() + " took " + took.toMillis() + " ms").isLessThan(bound);
+                assertThat(failure == null ? task.getValue().get() : failure)
+                        .as(task.getKey())
+                        .isEqualTo(false);
+                assertThat(took)
+                        .as(task.getKey() + " took " + took.toMillis() + " ms")
+                        .isLessThan(bound);
             }
         }
     }
@@ -145,26 +159,30 @@ class CommandTimeoutTests {
     @Test
     void whenTheWakeUpConnectionCannotBeOpenedThenAWaiterKeepsWaitingAndAcquires() throws Exception {
         io.lettuce.core.RedisClient admin = io.lettuce.core.RedisClient.create(redis.uri());
-        try (var adminConnection = admin.connect(); LockClient holder = LockClient.create(redis.uri())) {
+        try (var adminConnection = admin.connect();
+                LockClient holder = LockClient.create(redis.uri())) {
             var commands = adminConnection.sync();
-            assertThat(holder.getLock("timeout-unsubscribed").tryLock(0, 2, TimeUnit.SECONDS)).isTrue();
+            assertThat(holder.getLock("timeout-unsubscribed").tryLock(0, 2, TimeUnit.SECONDS))
+                    .isTrue();
             // The waiter's command connection exists; its pub/sub connection, opened on its first wait, is refused.
             client.ping();
             String maxClients = commands.configGet("maxclients").get("maxclients");
-            long connected = commands.clientList().lines().filter(line -> !line.isBlank()).count();
+            long connected = commands.clientList()
+                    .lines()
+                    .filter(line -> !line.isBlank())
+                    .count();
             commands.configSet("maxclients", Long.toString(connected));
             try {
                 long start = System.nanoTime();
                 // Acquired once the holder's 2 s lease ends, although no wake-up can reach the waiter.
-                assertThat(client.getLock("timeout-unsubscribed").tryLock(10, 10, TimeUnit.SECONDS)).isTrue();
+                assertThat(client.getLock("timeout-unsubscribed").tryLock(10, 10, TimeUnit.SECONDS))
+                        .isTrue();
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
-            }
-            finally {
+            } finally {
                 commands.configSet("maxclients", maxClients);
             }
             client.getLock("timeout-unsubscribed").unlock();
-        }
-        finally {
+        } finally {
             admin.shutdown();
         }
     }

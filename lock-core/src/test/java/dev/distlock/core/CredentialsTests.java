@@ -5,19 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import dev.distlock.core.test.RedisSentinelGroup;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** {@link LockClientOptions.Builder#credentials} and {@link LockClientOptions.Builder#database} on every topology. */
 class CredentialsTests {
@@ -52,8 +50,10 @@ class CredentialsTests {
 
     @Test
     void whenCredentialsAndDatabaseGivenThenSingleServerUsesThem() throws Exception {
-        try (LockClient client = client(LockClientOptions.builder().uri(plainUri(server))
-                .credentials(null, PASSWORD).database(2));
+        try (LockClient client = client(LockClientOptions.builder()
+                        .uri(plainUri(server))
+                        .credentials(null, PASSWORD)
+                        .database(2));
                 LockClient db2 = LockClient.create(authUri(server, 2));
                 LockClient db0 = LockClient.create(authUri(server, 0))) {
             RedisLock lock = client.getLock("creds");
@@ -74,8 +74,10 @@ class CredentialsTests {
 
     @Test
     void whenUriCarriesCredentialsAndDatabaseThenTheyWin() throws Exception {
-        try (LockClient client = client(LockClientOptions.builder().uri(authUri(server, 4))
-                .credentials(null, "wrong").database(5));
+        try (LockClient client = client(LockClientOptions.builder()
+                        .uri(authUri(server, 4))
+                        .credentials(null, "wrong")
+                        .database(5));
                 LockClient db4 = LockClient.create(authUri(server, 4))) {
             RedisLock lock = client.getLock("uri-wins");
             assertThat(lock.tryLock(0, 10, TimeUnit.SECONDS)).isTrue();
@@ -86,12 +88,17 @@ class CredentialsTests {
 
     @Test
     void whenArgumentsAreInvalidThenBuilderNamesThem() {
-        assertThatIllegalArgumentException().isThrownBy(() -> LockClientOptions.builder().credentials("user", null))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LockClientOptions.builder().credentials("user", null))
                 .withMessageContaining("'password'");
-        assertThatIllegalArgumentException().isThrownBy(() -> LockClientOptions.builder().database(-1))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LockClientOptions.builder().database(-1))
                 .withMessageContaining("'database'");
         assertThatIllegalStateException()
-                .isThrownBy(() -> LockClientOptions.builder().cluster("redis://h:7000").database(1).build())
+                .isThrownBy(() -> LockClientOptions.builder()
+                        .cluster("redis://h:7000")
+                        .database(1)
+                        .build())
                 .withMessageContaining("database(1)");
     }
 
@@ -106,10 +113,11 @@ class CredentialsTests {
             group.master().command("CONFIG", "SET", "requirepass", PASSWORD);
             group.replica().command("CONFIG", "SET", "requirepass", PASSWORD);
             try (LockClient client = client(LockClientOptions.builder()
-                    .sentinel(RedisSentinelGroup.MASTER_ID, group.sentinelUris())
-                    .credentials(null, PASSWORD).database(3));
-                    LockClient unauthenticated = client(LockClientOptions.builder()
-                            .sentinel(RedisSentinelGroup.MASTER_ID, group.sentinelUris()));
+                            .sentinel(RedisSentinelGroup.MASTER_ID, group.sentinelUris())
+                            .credentials(null, PASSWORD)
+                            .database(3));
+                    LockClient unauthenticated = client(
+                            LockClientOptions.builder().sentinel(RedisSentinelGroup.MASTER_ID, group.sentinelUris()));
                     LockClient master = LockClient.create(authUri(group.master(), 3))) {
                 RedisLock lock = client.getLock("sentinel-creds");
                 assertThat(lock.tryLock(0, 10, TimeUnit.SECONDS)).isTrue();
@@ -124,10 +132,10 @@ class CredentialsTests {
     /** Lets a sentinel authenticate to the master it monitors, before the master requires it. */
     private static void setSentinelAuthPass(String sentinelUri) {
         RedisClient lettuce = RedisClient.create();
-        try (StatefulRedisSentinelConnection<String, String> connection = lettuce.connectSentinel(RedisURI.create(sentinelUri))) {
+        try (StatefulRedisSentinelConnection<String, String> connection =
+                lettuce.connectSentinel(RedisURI.create(sentinelUri))) {
             connection.sync().set(RedisSentinelGroup.MASTER_ID, "auth-pass", PASSWORD);
-        }
-        finally {
+        } finally {
             lettuce.shutdown();
         }
     }

@@ -4,16 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * A waiting call whose first attempt fails without a reply (Redis frozen past the command timeout)
@@ -33,8 +31,11 @@ class FailedFirstAttemptTests {
         redis = RedisServers.start();
         holder = LockClient.create(redis.uri());
         // Waiters keep their place for 20 s: long enough that a leftover entry is unmistakable.
-        waiter = LockClient.create(LockClientOptions.builder().uri(redis.uri()).commandTimeout(Duration.ofMillis(500))
-                .fairLockWaitTimeout(Duration.ofSeconds(20)).build());
+        waiter = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .commandTimeout(Duration.ofMillis(500))
+                .fairLockWaitTimeout(Duration.ofSeconds(20))
+                .build());
         other = LockClient.create(redis.uri());
     }
 
@@ -45,8 +46,7 @@ class FailedFirstAttemptTests {
             waiter.close();
             holder.close();
             other.close();
-        }
-        finally {
+        } finally {
             redis.stop();
         }
     }
@@ -54,7 +54,8 @@ class FailedFirstAttemptTests {
     @Test
     void whenTheFirstFairAttemptTimesOutThenTheCallerDoesNotStayQueued() throws Exception {
         long owner = RedisLock.newOwnerId();
-        assertThat(holder.getFairLock("first-fair").tryLock(0, 60, TimeUnit.SECONDS, owner)).isTrue();
+        assertThat(holder.getFairLock("first-fair").tryLock(0, 60, TimeUnit.SECONDS, owner))
+                .isTrue();
         waiter.ping();
         redis.pause();
         assertThatThrownBy(() -> waiter.getFairLock("first-fair").tryLock(10, 60, TimeUnit.SECONDS))
@@ -64,16 +65,20 @@ class FailedFirstAttemptTests {
         waiter.ping();
         holder.getFairLock("first-fair").unlock(owner);
         // A leftover entry would stay for the 20 s waiter timeout; the withdrawal lands within moments.
-        await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(other.inspect("first-fair").queueLength())
-                .as("fair queue after the failed call").isZero());
+        await().atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(other.inspect("first-fair").queueLength())
+                        .as("fair queue after the failed call")
+                        .isZero());
         assertThat(other.getFairLock("first-fair").tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
-                .as("a free fair lock nobody waits for").isTrue();
+                .as("a free fair lock nobody waits for")
+                .isTrue();
     }
 
     @Test
     void whenTheFirstWriteAttemptTimesOutThenItsClaimDoesNotKeepReadersOut() throws Exception {
         long owner = RedisLock.newOwnerId();
-        assertThat(holder.getReadWriteLock("first-rw").readLock().tryLock(0, 60, TimeUnit.SECONDS, owner)).isTrue();
+        assertThat(holder.getReadWriteLock("first-rw").readLock().tryLock(0, 60, TimeUnit.SECONDS, owner))
+                .isTrue();
         waiter.ping();
         redis.pause();
         assertThatThrownBy(() -> waiter.getReadWriteLock("first-rw").writeLock().tryLock(10, 60, TimeUnit.SECONDS))
@@ -81,8 +86,9 @@ class FailedFirstAttemptTests {
         redis.resume();
         waiter.ping();
         RedisLock reader = other.getReadWriteLock("first-rw").readLock();
-        await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(
-                reader.tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId())).as("a new reader, with no writer waiting")
-                .isTrue());
+        await().atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(reader.tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                        .as("a new reader, with no writer waiting")
+                        .isTrue());
     }
 }

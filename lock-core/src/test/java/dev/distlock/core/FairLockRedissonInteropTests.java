@@ -3,21 +3,19 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RLock;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 class FairLockRedissonInteropTests {
 
@@ -94,13 +92,15 @@ class FairLockRedissonInteropTests {
         RedisLock ours = client.getFairLock(NAME);
         ours.lock();
         RLock theirs = redisson.client().getFairLock(NAME);
-        assertThat(redisson.call(() -> theirs.tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        assertThat(redisson.call(() -> theirs.tryLock(200, TimeUnit.MILLISECONDS)))
+                .isFalse();
         Future<Boolean> waiter = redisson.submit(() -> theirs.tryLock(10, TimeUnit.SECONDS));
         await().atMost(Duration.ofSeconds(5)).until(() -> queueLength() == 1);
         long unlockedAt = System.nanoTime();
         ours.unlock();
         assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - unlockedAt)).isLessThan(2000);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - unlockedAt))
+                .isLessThan(2000);
         assertThat(ours.isLocked()).isTrue();
         assertThat(ours.tryLock()).isFalse();
         redisson.call(() -> {
@@ -144,6 +144,7 @@ class FairLockRedissonInteropTests {
         // A Redisson acquisition shortens every queued deadline by its thread wait time (Redisson's own rule), so
         // our waiter may be purged and re-queue, but within one renewal period (a third of the 5 s waiter timeout).
         assertThat(elapsed).isLessThan(3000);
-        await().atMost(Duration.ofSeconds(2)).until(() -> TestKeys.lockKeys(redis).isEmpty());
+        await().atMost(Duration.ofSeconds(2))
+                .until(() -> TestKeys.lockKeys(redis).isEmpty());
     }
 }

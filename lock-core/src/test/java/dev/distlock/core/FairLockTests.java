@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,13 +16,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 class FairLockTests {
 
@@ -47,21 +45,24 @@ class FairLockTests {
     }
 
     private LockClient client(Duration waiterTimeout) {
-        LockClient client = LockClient.create(
-                LockClientOptions.builder().uri(redis.uri()).fairLockWaitTimeout(waiterTimeout).build());
+        LockClient client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .fairLockWaitTimeout(waiterTimeout)
+                .build());
         clients.add(client);
         return client;
     }
 
     private Thread start(String name, ThrowingRunnable body) {
-        Thread thread = new Thread(() -> {
-            try {
-                body.run();
-            }
-            catch (Exception ex) {
-                // Reported through the test's own assertions.
-            }
-        }, name);
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        body.run();
+                    } catch (Exception ex) {
+                        // Reported through the test's own assertions.
+                    }
+                },
+                name);
         threads.add(thread);
         thread.start();
         return thread;
@@ -116,7 +117,8 @@ class FairLockTests {
 
         // Each hand-off is a publish to the next waiter's own channel, not a park until a lease ends.
         for (int i = 1; i <= 10; i++) {
-            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt[i] - releasingAt[i - 1])).as("hand-off to waiter %d", i)
+            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt[i] - releasingAt[i - 1]))
+                    .as("hand-off to waiter %d", i)
                     .isLessThan(2000);
         }
     }
@@ -201,14 +203,15 @@ class FairLockTests {
         }
         AtomicReference<Throwable> interruptedWith = new AtomicReference<>();
         RedisLock interruptible = client.getFairLock(NAME);
-        Thread interrupted = new Thread(() -> {
-            try {
-                interruptible.lockInterruptibly();
-            }
-            catch (Throwable ex) {
-                interruptedWith.set(ex);
-            }
-        }, "interrupted");
+        Thread interrupted = new Thread(
+                () -> {
+                    try {
+                        interruptible.lockInterruptibly();
+                    } catch (Throwable ex) {
+                        interruptedWith.set(ex);
+                    }
+                },
+                "interrupted");
         threads.add(interrupted);
         interrupted.start();
         await().atMost(Duration.ofSeconds(5)).until(() -> queue().size() == 4);
@@ -316,7 +319,9 @@ class FairLockTests {
     void shouldRefuseUnlockByAnOwnerThatHoldsNothing() {
         LockClient client = client(Duration.ofSeconds(5));
         RedisLock lock = client.getFairLock(NAME);
-        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining(NAME);
+        assertThatThrownBy(lock::unlock)
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(NAME);
     }
 
     @FunctionalInterface

@@ -2,12 +2,13 @@ package dev.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,9 +16,6 @@ import org.redisson.Redisson;
 import org.redisson.api.RFencedLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 class FencedLockTests {
 
@@ -53,11 +51,12 @@ class FencedLockTests {
         a.unlock();
         a.unlock();
         long other = pool.submit(() -> {
-            FencedLock b = clientB.getFencedLock(name);
-            long token = b.lockAndGetToken();
-            b.unlock();
-            return token;
-        }).get();
+                    FencedLock b = clientB.getFencedLock(name);
+                    long token = b.lockAndGetToken();
+                    b.unlock();
+                    return token;
+                })
+                .get();
         assertThat(other).isGreaterThan(reentered);
         assertThat(redis.command("GET", "redisson_lock_token:{" + name + "}")).isEqualTo(Long.toString(other));
     }
@@ -81,18 +80,20 @@ class FencedLockTests {
             FencedLock ours = clientA.getFencedLock(name);
             long ourToken = ours.lockAndGetToken(30, TimeUnit.SECONDS);
             RFencedLock theirs = redisson.getFencedLock(name);
-            assertThat(pool.submit(() -> theirs.tryLock()).get()).as("Redisson is excluded").isFalse();
+            assertThat(pool.submit(() -> theirs.tryLock()).get())
+                    .as("Redisson is excluded")
+                    .isFalse();
             ours.unlock();
             Long theirToken = pool.submit(() -> {
-                Long token = theirs.lockAndGetToken();
-                theirs.unlock();
-                return token;
-            }).get();
+                        Long token = theirs.lockAndGetToken();
+                        theirs.unlock();
+                        return token;
+                    })
+                    .get();
             assertThat(theirToken).isGreaterThan(ourToken);
             assertThat(ours.lockAndGetToken(30, TimeUnit.SECONDS)).isGreaterThan(theirToken);
             ours.unlock();
-        }
-        finally {
+        } finally {
             redisson.shutdown();
         }
     }

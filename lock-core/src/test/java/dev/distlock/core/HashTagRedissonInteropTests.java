@@ -3,10 +3,11 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,9 +16,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * Outside a cluster, names whose braces form no hash tag keep Redisson's exact companion names, so
@@ -60,8 +58,9 @@ class HashTagRedissonInteropTests {
         assertThat(ours.tryLock(0, 30, TimeUnit.SECONDS, owner)).isTrue();
         RLock theirs = redisson.client().getLock(name);
         Future<Boolean> waiter = redisson.submit(() -> theirs.tryLock(20, 30, TimeUnit.SECONDS));
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis.command("PUBSUB", "NUMSUB", "redisson_lock__channel:" + name)
-                .endsWith("1"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> redis.command("PUBSUB", "NUMSUB", "redisson_lock__channel:" + name)
+                        .endsWith("1"));
         long released = System.nanoTime();
         ours.unlock(owner);
         assertThat(waiter.get(15, TimeUnit.SECONDS)).isTrue();
@@ -74,7 +73,8 @@ class HashTagRedissonInteropTests {
 
     @ParameterizedTest
     @ValueSource(strings = {"x{", "a{}"})
-    void whenRedissonHoldsTheReadLockOfABracedNameThenDistlockKeepsItAndExcludesItsWriter(String name) throws Exception {
+    void whenRedissonHoldsTheReadLockOfABracedNameThenDistlockKeepsItAndExcludesItsWriter(String name)
+            throws Exception {
         RReadWriteLock theirs = redisson.client().getReadWriteLock(name);
         redisson.call(() -> theirs.readLock().tryLock(0, 30, TimeUnit.SECONDS));
         RedisReadWriteLock ours = client.getReadWriteLock(name);
@@ -82,7 +82,8 @@ class HashTagRedissonInteropTests {
         assertThat(ours.readLock().tryLock(0, 30, TimeUnit.SECONDS, reader)).isTrue();
         ours.readLock().unlock(reader);
         // Distlock's sweep must find Redisson's hold timeout under Redisson's own name.
-        assertThat(ours.writeLock().tryLock(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())).isFalse();
+        assertThat(ours.writeLock().tryLock(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                .isFalse();
         redisson.call(() -> {
             theirs.readLock().unlock();
             return null;

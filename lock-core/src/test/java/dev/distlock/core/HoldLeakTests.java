@@ -4,17 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** Holds that must end: after a failed nested unlock, after a nested watchdog hold, after a lost acquire reply. */
 @Tag("fault")
@@ -26,8 +24,11 @@ class HoldLeakTests {
     @BeforeEach
     void setUp() {
         redis = RedisServers.start();
-        client = LockClient.create(LockClientOptions.builder().uri(redis.uri()).commandTimeout(Duration.ofSeconds(1))
-                .watchdogTimeout(Duration.ofSeconds(3)).build());
+        client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .commandTimeout(Duration.ofSeconds(1))
+                .watchdogTimeout(Duration.ofSeconds(3))
+                .build());
     }
 
     @AfterEach
@@ -45,12 +46,13 @@ class HoldLeakTests {
         redis.command("ACL", "SETUSER", "default", "-evalsha", "-eval");
         try {
             assertThatThrownBy(lock::unlock).isInstanceOf(LockException.class);
-        }
-        finally {
+        } finally {
             redis.command("ACL", "SETUSER", "default", "+evalsha", "+eval");
         }
         lock.unlock();
-        assertThat(redis.command("EXISTS", name)).as("released, not renewed forever with one hold left").isEqualTo("0");
+        assertThat(redis.command("EXISTS", name))
+                .as("released, not renewed forever with one hold left")
+                .isEqualTo("0");
         assertThat(client.heldLocks()).isEmpty();
     }
 
@@ -61,11 +63,13 @@ class HoldLeakTests {
         lock.lock(3, TimeUnit.SECONDS);
         lock.lock();
         lock.unlock();
-        assertThat(Long.parseLong(redis.command("PTTL", name))).as("the outer hold keeps what is left of its 3 s")
+        assertThat(Long.parseLong(redis.command("PTTL", name)))
+                .as("the outer hold keeps what is left of its 3 s")
                 .isBetween(1L, 3000L);
         // Renewed every second while the watchdog still covered it; now it must lapse with its lease.
         await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(redis.command("EXISTS", name)));
-        assertThat(client.heldLocks()).allSatisfy(held -> assertThat(held.watchdog()).isFalse());
+        assertThat(client.heldLocks())
+                .allSatisfy(held -> assertThat(held.watchdog()).isFalse());
     }
 
     @Test
@@ -91,13 +95,16 @@ class HoldLeakTests {
     void whenRefusedOwnersGiveUpThenNothingIsReleasedOnTheirBehalf() throws Exception {
         String name = "refused:" + UUID.randomUUID();
         long holder = RedisLock.newOwnerId();
-        assertThat(client.getLock(name).tryLock(0, 30, TimeUnit.SECONDS, holder)).isTrue();
+        assertThat(client.getLock(name).tryLock(0, 30, TimeUnit.SECONDS, holder))
+                .isTrue();
         for (int i = 0; i < 20; i++) {
             long wait = i % 2 == 0 ? 0 : 50;
-            assertThat(client.getLock(name).tryLock(wait, 30_000, TimeUnit.MILLISECONDS, RedisLock.newOwnerId())).isFalse();
+            assertThat(client.getLock(name).tryLock(wait, 30_000, TimeUnit.MILLISECONDS, RedisLock.newOwnerId()))
+                    .isFalse();
         }
         // Every refusal reached its caller: no clean-up release (each would leave an unlock latch).
-        assertThat(redis.command("KEYS", "redisson_unlock_latch:*").lines().filter(k -> !k.isEmpty())).isEmpty();
+        assertThat(redis.command("KEYS", "redisson_unlock_latch:*").lines().filter(k -> !k.isEmpty()))
+                .isEmpty();
         assertThat(client.engine().uncertainAcquisitions().isEmpty()).isTrue();
         client.getLock(name).unlock(holder);
     }

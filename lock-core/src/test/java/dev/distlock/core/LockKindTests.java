@@ -2,19 +2,17 @@ package dev.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.test.RedisServers;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import dev.distlock.core.test.RedisServers;
 
 class LockKindTests {
 
@@ -35,8 +33,10 @@ class LockKindTests {
                 Arguments.of(LockKind.REENTRANT, (Function<String, RedisLock>) client::getLock),
                 Arguments.of(LockKind.FENCED, (Function<String, RedisLock>) client::getFencedLock),
                 Arguments.of(LockKind.FAIR, (Function<String, RedisLock>) client::getFairLock),
-                Arguments.of(LockKind.READ, (Function<String, RedisLock>) name -> client.getReadWriteLock(name).readLock()),
-                Arguments.of(LockKind.WRITE, (Function<String, RedisLock>) name -> client.getReadWriteLock(name).writeLock()));
+                Arguments.of(LockKind.READ, (Function<String, RedisLock>)
+                        name -> client.getReadWriteLock(name).readLock()),
+                Arguments.of(LockKind.WRITE, (Function<String, RedisLock>)
+                        name -> client.getReadWriteLock(name).writeLock()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -48,10 +48,12 @@ class LockKindTests {
         RedisLock lock = factory.apply(name);
         assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS, owner)).isTrue();
         try {
-            assertThat(client.heldLocks()).filteredOn(held -> held.name().equals(name))
-                    .singleElement().extracting(HeldLock::kind).isEqualTo(kind);
-        }
-        finally {
+            assertThat(client.heldLocks())
+                    .filteredOn(held -> held.name().equals(name))
+                    .singleElement()
+                    .extracting(HeldLock::kind)
+                    .isEqualTo(kind);
+        } finally {
             lock.unlock(owner);
         }
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -11,16 +13,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** Per-lock listeners: {@link RedisLock#withListener(LockListener)} on every lock kind. */
 class LockViewListenerTests {
@@ -34,8 +32,11 @@ class LockViewListenerTests {
     @BeforeAll
     static void connect() {
         redis = RedisServers.shared();
-        client = LockClient.create(LockClientOptions.builder().uri(redis.uri()).watchdogTimeout(WATCHDOG)
-                .listener(new Recorder(clientEvents)).build());
+        client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .watchdogTimeout(WATCHDOG)
+                .listener(new Recorder(clientEvents))
+                .build());
     }
 
     @AfterAll
@@ -48,21 +49,24 @@ class LockViewListenerTests {
                 Arguments.of("reentrant", (BiFunction<LockClient, String, RedisLock>) LockClient::getLock),
                 Arguments.of("fair", (BiFunction<LockClient, String, RedisLock>) LockClient::getFairLock),
                 Arguments.of("fenced", (BiFunction<LockClient, String, RedisLock>) LockClient::getFencedLock),
-                Arguments.of("read", (BiFunction<LockClient, String, RedisLock>) (c, n) -> c.getReadWriteLock(n).readLock()),
-                Arguments.of("write", (BiFunction<LockClient, String, RedisLock>) (c, n) -> c.getReadWriteLock(n).writeLock()));
+                Arguments.of("read", (BiFunction<LockClient, String, RedisLock>)
+                        (c, n) -> c.getReadWriteLock(n).readLock()),
+                Arguments.of("write", (BiFunction<LockClient, String, RedisLock>)
+                        (c, n) -> c.getReadWriteLock(n).writeLock()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
-    void whenRenewalFindsTheKeyDeletedThenTheViewListenerHearsTheLoss(String kind,
-            BiFunction<LockClient, String, RedisLock> factory) throws Exception {
+    void whenRenewalFindsTheKeyDeletedThenTheViewListenerHearsTheLoss(
+            String kind, BiFunction<LockClient, String, RedisLock> factory) throws Exception {
         String name = "view-" + kind + "-" + UUID.randomUUID();
         List<String> events = new CopyOnWriteArrayList<>();
         List<String> bystander = new CopyOnWriteArrayList<>();
         RedisLock lock = factory.apply(client, name).withListener(new Recorder(events));
         factory.apply(client, name + "-other").withListener(new Recorder(bystander));
         long owner = RedisLock.newOwnerId();
-        assertThat(lock.tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS, owner)).isTrue();
+        assertThat(lock.tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS, owner))
+                .isTrue();
         assertThat(events).containsExactly("acquired " + name + " " + owner);
 
         assertThat(redis.command("DEL", name)).isEqualTo("1");
@@ -80,11 +84,13 @@ class LockViewListenerTests {
         FencedLock lock = client.getFencedLock(name).withListener(new Recorder(events));
         long owner = RedisLock.newOwnerId();
         assertThat(lock.tryLock(0, 200, TimeUnit.MILLISECONDS, owner)).isTrue();
-        await().atMost(Duration.ofSeconds(3)).until(() -> redis.command("EXISTS", name).equals("0"));
+        await().atMost(Duration.ofSeconds(3))
+                .until(() -> redis.command("EXISTS", name).equals("0"));
 
         // Unlocked through a plain view: the hold still remembers who to tell.
         assertThatThrownBy(() -> client.getFencedLock(name).unlock(owner))
-                .isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("expired");
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("expired");
         assertThat(events).containsExactly("acquired " + name + " " + owner, "lost " + name + " " + owner);
     }
 
@@ -102,8 +108,12 @@ class LockViewListenerTests {
         assertThat(plain.tryLock(0, 10, TimeUnit.SECONDS, rival)).isFalse();
         lock.unlock(owner);
         lock.unlock(owner);
-        assertThat(events).containsExactly("acquired " + name + " " + owner, "acquired " + name + " " + owner,
-                "timeout " + name + " " + rival, "released " + name + " " + owner);
+        assertThat(events)
+                .containsExactly(
+                        "acquired " + name + " " + owner,
+                        "acquired " + name + " " + owner,
+                        "timeout " + name + " " + rival,
+                        "released " + name + " " + owner);
     }
 
     @Test
@@ -125,9 +135,11 @@ class LockViewListenerTests {
         String first = "view-multi-a-" + UUID.randomUUID();
         String second = "view-multi-b-" + UUID.randomUUID();
         List<String> events = new CopyOnWriteArrayList<>();
-        MultiLock lock = MultiLock.of(client.getLock(first), client.getLock(second)).withListener(new Recorder(events));
+        MultiLock lock =
+                MultiLock.of(client.getLock(first), client.getLock(second)).withListener(new Recorder(events));
         long owner = RedisLock.newOwnerId();
-        assertThat(lock.tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS, owner)).isTrue();
+        assertThat(lock.tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS, owner))
+                .isTrue();
         assertThat(redis.command("DEL", second)).isEqualTo("1");
         await().atMost(WATCHDOG.multipliedBy(3)).until(() -> events.contains("lost " + second + " " + owner));
         assertThat(events).doesNotContain("lost " + first + " " + owner);
@@ -137,7 +149,8 @@ class LockViewListenerTests {
     @Test
     void whenListenerIsNullThenFailsNamingIt() {
         assertThatThrownBy(() -> client.getLock("view-null").withListener(null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("'listener'");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("'listener'");
     }
 
     private record Recorder(List<String> events) implements LockListener {

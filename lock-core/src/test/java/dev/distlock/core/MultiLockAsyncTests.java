@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -13,13 +15,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** The asynchronous API of {@link MultiLock}, over members on two servers. */
 class MultiLockAsyncTests {
@@ -59,11 +57,14 @@ class MultiLockAsyncTests {
         String b = unique("b");
         MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
         long owner = RedisLock.newOwnerId();
-        assertThat(multi.tryLockAsync(1, 10, TimeUnit.SECONDS, owner).toCompletableFuture().get(10, TimeUnit.SECONDS))
+        assertThat(multi.tryLockAsync(1, 10, TimeUnit.SECONDS, owner)
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS))
                 .isTrue();
         assertThat(one.getLock(a).isHeldBy(owner)).isTrue();
         assertThat(two.getLock(b).isHeldBy(owner)).isTrue();
-        assertThat(other.getLock(a).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId())).isFalse();
+        assertThat(other.getLock(a).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                .isFalse();
         multi.unlockAsync(owner).toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertThat(one.getLock(a).isLocked()).isFalse();
         assertThat(two.getLock(b).isLocked()).isFalse();
@@ -79,9 +80,12 @@ class MultiLockAsyncTests {
         MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
         long owner = RedisLock.newOwnerId();
         long start = System.nanoTime();
-        assertThat(multi.tryLockAsync(300, 10_000, TimeUnit.MILLISECONDS, owner).toCompletableFuture()
-                .get(10, TimeUnit.SECONDS)).isFalse();
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250), Duration.ofSeconds(3));
+        assertThat(multi.tryLockAsync(300, 10_000, TimeUnit.MILLISECONDS, owner)
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS))
+                .isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isBetween(Duration.ofMillis(250), Duration.ofSeconds(3));
         assertThat(one.getLock(a).isLocked()).isFalse();
         assertThat(holdsNothing(one, owner)).isTrue();
         other.getLock(b).unlock(stranger);
@@ -99,13 +103,15 @@ class MultiLockAsyncTests {
         List<CompletableFuture<Void>> waiters = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             long owner = RedisLock.newOwnerId();
-            waiters.add(multi.lockAsync(10, TimeUnit.SECONDS, owner).thenCompose(locked -> {
-                if (inside.incrementAndGet() != 1) {
-                    overlaps.incrementAndGet();
-                }
-                inside.decrementAndGet();
-                return multi.unlockAsync(owner);
-            }).toCompletableFuture());
+            waiters.add(multi.lockAsync(10, TimeUnit.SECONDS, owner)
+                    .thenCompose(locked -> {
+                        if (inside.incrementAndGet() != 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        inside.decrementAndGet();
+                        return multi.unlockAsync(owner);
+                    })
+                    .toCompletableFuture());
         }
         other.getLock(b).unlock(blocker);
         CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -121,13 +127,15 @@ class MultiLockAsyncTests {
         assertThat(two.getLock(b).tryLock(0, 30, TimeUnit.SECONDS, blocker)).isTrue();
         MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
         long owner = RedisLock.newOwnerId();
-        CompletableFuture<Void> waiting = multi.lockAsync(-1, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
+        CompletableFuture<Void> waiting =
+                multi.lockAsync(-1, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
         // It takes A, then waits for B.
         await().atMost(Duration.ofSeconds(10)).until(() -> one.getLock(a).isHeldBy(owner));
         assertThat(waiting.cancel(false)).isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> !one.getLock(a).isLocked() && holdsNothing(one, owner));
         // Nothing of the abandoned acquisition comes back for A in later rounds.
-        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8))
+        await().during(Duration.ofSeconds(4))
+                .atMost(Duration.ofSeconds(8))
                 .until(() -> !one.getLock(a).isLocked() && holdsNothing(one, owner));
         assertThat(two.getLock(b).isHeldBy(blocker)).isTrue();
         two.getLock(b).unlock(blocker);
@@ -143,13 +151,18 @@ class MultiLockAsyncTests {
         assertThat(two.getLock(b).tryLock(0, 30, TimeUnit.SECONDS, blocker)).isTrue();
         MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
         long owner = RedisLock.newOwnerId();
-        CompletableFuture<Void> waiting = multi.lockAsync(-1, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
+        CompletableFuture<Void> waiting =
+                multi.lockAsync(-1, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
         await().atMost(Duration.ofSeconds(10)).until(() -> one.getLock(a).isHeldBy(owner));
         assertThat(waiting.cancel(false)).isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> !one.getLock(a).isLocked() && holdsNothing(one, owner));
         two.getLock(b).unlock(blocker);
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !one.getLock(a).isLocked()
-                && !two.getLock(b).isLocked() && holdsNothing(one, owner) && holdsNothing(two, owner));
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> !one.getLock(a).isLocked()
+                        && !two.getLock(b).isLocked()
+                        && holdsNothing(one, owner)
+                        && holdsNothing(two, owner));
     }
 
     @Test
@@ -164,8 +177,7 @@ class MultiLockAsyncTests {
         Thread waiter = new Thread(() -> {
             try {
                 outcome.complete(new AssertionError("acquired: " + multi.tryLock(20, 10, TimeUnit.SECONDS, owner)));
-            }
-            catch (Throwable ex) {
+            } catch (Throwable ex) {
                 outcome.complete(ex);
             }
         });
@@ -175,8 +187,7 @@ class MultiLockAsyncTests {
             waiter.interrupt();
             assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
             await().atMost(Duration.ofSeconds(5)).until(() -> !one.getLock(a).isLocked() && holdsNothing(one, owner));
-        }
-        finally {
+        } finally {
             waiter.interrupt();
             waiter.join(10_000);
             two.getLock(b).unlock(blocker);
@@ -197,8 +208,7 @@ class MultiLockAsyncTests {
         Thread waiter = new Thread(() -> {
             try {
                 multi.tryLock(20, 10, TimeUnit.SECONDS, owner);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 // Expected: the wait was interrupted.
             }
         });
@@ -207,10 +217,11 @@ class MultiLockAsyncTests {
             await().atMost(Duration.ofSeconds(10)).until(() -> one.getLock(a).isHeldBy(owner));
             waiter.interrupt();
             // B's 3 s lease runs out within the 20 s wait: the interrupted wait must not take it then.
-            await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8)).until(() -> !one.getLock(a).isLocked()
-                    && !two.getLock(b).isHeldBy(owner) && holdsNothing(two, owner));
-        }
-        finally {
+            await().during(Duration.ofSeconds(4))
+                    .atMost(Duration.ofSeconds(8))
+                    .until(() ->
+                            !one.getLock(a).isLocked() && !two.getLock(b).isHeldBy(owner) && holdsNothing(two, owner));
+        } finally {
             waiter.join(10_000);
         }
     }
@@ -225,42 +236,51 @@ class MultiLockAsyncTests {
         MultiLock multi = MultiLock.of(first, last);
         long warmUp = RedisLock.newOwnerId();
         // Connections, subscriptions and timers exist before counting.
-        assertThat(multi.tryLockAsync(5, 10, TimeUnit.SECONDS, warmUp).toCompletableFuture().get(10, TimeUnit.SECONDS))
+        assertThat(multi.tryLockAsync(5, 10, TimeUnit.SECONDS, warmUp)
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS))
                 .isTrue();
         multi.unlock(warmUp);
         long blocker = RedisLock.newOwnerId();
-        assertThat(other.getLock(prefix + "-a").tryLock(0, 60, TimeUnit.SECONDS, blocker)).isTrue();
+        assertThat(other.getLock(prefix + "-a").tryLock(0, 60, TimeUnit.SECONDS, blocker))
+                .isTrue();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         int before = threads.getThreadCount();
         List<CompletableFuture<Boolean>> waiting = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            waiting.add(multi.tryLockAsync(10, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()).toCompletableFuture());
+            waiting.add(multi.tryLockAsync(10, 10, TimeUnit.SECONDS, RedisLock.newOwnerId())
+                    .toCompletableFuture());
         }
         try {
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
                 assertThat(waiting).noneMatch(CompletableFuture::isDone);
-                assertThat(threads.getThreadCount() - before).as("threads added by 200 waiting acquisitions")
+                assertThat(threads.getThreadCount() - before)
+                        .as("threads added by 200 waiting acquisitions")
                         .isLessThan(20);
             });
-        }
-        finally {
+        } finally {
             waiting.forEach(future -> future.cancel(false));
             other.getLock(prefix + "-a").unlock(blocker);
         }
-        await().atMost(Duration.ofSeconds(15)).until(() -> !first.isLocked() && !last.isLocked()
-                && one.heldLocks().isEmpty() && two.heldLocks().isEmpty());
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> !first.isLocked()
+                        && !last.isLocked()
+                        && one.heldLocks().isEmpty()
+                        && two.heldLocks().isEmpty());
     }
 
     @Test
     void whenArgumentsAreBadThenAsyncMethodsThrowAtCallTimeNamingThem() {
         MultiLock multi = MultiLock.of(one.getLock(unique("a")), two.getLock(unique("b")));
         long owner = RedisLock.newOwnerId();
-        assertThatIllegalArgumentException().isThrownBy(() -> multi.tryLockAsync(-2, 10, TimeUnit.SECONDS, owner))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> multi.tryLockAsync(-2, 10, TimeUnit.SECONDS, owner))
                 .withMessageContaining("'waitTime'");
-        assertThatIllegalArgumentException().isThrownBy(() -> multi.tryLockAsync(1, 0, TimeUnit.SECONDS, owner))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> multi.tryLockAsync(1, 0, TimeUnit.SECONDS, owner))
                 .withMessageContaining("'leaseTime'");
-        assertThatIllegalArgumentException().isThrownBy(() -> multi.lockAsync(-5, TimeUnit.SECONDS, owner))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> multi.lockAsync(-5, TimeUnit.SECONDS, owner))
                 .withMessageContaining("'leaseTime'");
     }
-
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,13 +17,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 class MultiLockTests {
 
@@ -33,10 +31,14 @@ class MultiLockTests {
     @BeforeAll
     static void startClients() {
         second = RedisServers.start();
-        one = LockClient.create(LockClientOptions.builder().uri(RedisServers.shared().uri())
-                .watchdogTimeout(Duration.ofSeconds(1)).build());
-        two = LockClient.create(LockClientOptions.builder().uri(second.uri())
-                .watchdogTimeout(Duration.ofSeconds(1)).build());
+        one = LockClient.create(LockClientOptions.builder()
+                .uri(RedisServers.shared().uri())
+                .watchdogTimeout(Duration.ofSeconds(1))
+                .build());
+        two = LockClient.create(LockClientOptions.builder()
+                .uri(second.uri())
+                .watchdogTimeout(Duration.ofSeconds(1))
+                .build());
         other = LockClient.create(RedisServers.shared().uri());
     }
 
@@ -61,7 +63,8 @@ class MultiLockTests {
         assertThat(multi.isHeldByCurrentThread()).isTrue();
         assertThat(multi.getHoldCount()).isEqualTo(1);
         assertThat(multi.getName()).isEqualTo("[" + a + ", " + b + "]");
-        assertThat(other.getLock(a).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId())).isFalse();
+        assertThat(other.getLock(a).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                .isFalse();
         assertThat(second.command("EXISTS", b)).isEqualTo("1");
         multi.unlock();
         assertThat(one.getLock(a).isLocked()).isFalse();
@@ -78,7 +81,8 @@ class MultiLockTests {
         MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b), two.getLock(c));
         long start = System.nanoTime();
         assertThat(multi.tryLock(300, 10_000, TimeUnit.MILLISECONDS)).isFalse();
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250), Duration.ofSeconds(3));
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isBetween(Duration.ofMillis(250), Duration.ofSeconds(3));
         assertThat(one.getLock(a).isLocked()).isFalse();
         assertThat(two.getLock(c).isLocked()).isFalse();
         assertThat(other.getLock(b).isHeldBy(stranger)).isTrue();
@@ -92,7 +96,8 @@ class MultiLockTests {
         String a = unique("a");
         String b = unique("b");
         long stranger = RedisLock.newOwnerId();
-        assertThat(other.getLock(b).tryLock(0, 700, TimeUnit.MILLISECONDS, stranger)).isTrue();
+        assertThat(other.getLock(b).tryLock(0, 700, TimeUnit.MILLISECONDS, stranger))
+                .isTrue();
         MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
         assertThat(multi.tryLock(5, 10, TimeUnit.SECONDS)).isTrue();
         assertThat(multi.isHeldByCurrentThread()).isTrue();
@@ -119,16 +124,15 @@ class MultiLockTests {
             for (Future<Void> future : done) {
                 future.get(30, TimeUnit.SECONDS);
             }
-        }
-        finally {
+        } finally {
             pool.shutdownNow();
         }
         assertThat(overlaps).hasValue(0);
         assertThat(timeouts).hasValue(0);
     }
 
-    private static Callable<Void> crossing(MultiLock multi, AtomicInteger inside, AtomicInteger overlaps,
-            AtomicInteger timeouts) {
+    private static Callable<Void> crossing(
+            MultiLock multi, AtomicInteger inside, AtomicInteger overlaps, AtomicInteger timeouts) {
         return () -> {
             for (int i = 0; i < 30; i++) {
                 // A deadlock would show up as a timeout: each caller holding one member and waiting for the other.
@@ -142,8 +146,7 @@ class MultiLockTests {
                     }
                     Thread.sleep(2);
                     inside.decrementAndGet();
-                }
-                finally {
+                } finally {
                     multi.unlock();
                 }
             }
@@ -160,9 +163,10 @@ class MultiLockTests {
         assertThat(multi.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
         one.getLock(a).forceUnlock();
         two.getLock(c).forceUnlock();
-        assertThatThrownBy(multi::unlock).isInstanceOf(IllegalMonitorStateException.class)
-                .satisfies(ex -> assertThat(ex.getSuppressed()).hasSize(1)
-                        .allSatisfy(s -> assertThat(s).isInstanceOf(IllegalMonitorStateException.class)));
+        assertThatThrownBy(multi::unlock)
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .satisfies(ex -> assertThat(ex.getSuppressed()).hasSize(1).allSatisfy(s -> assertThat(s)
+                        .isInstanceOf(IllegalMonitorStateException.class)));
         assertThat(one.getLock(b).isLocked()).isFalse();
     }
 
@@ -172,7 +176,8 @@ class MultiLockTests {
         String b = unique("b");
         long owner = RedisLock.newOwnerId();
         MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
-        assertThat(multi.tryLock(1, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner)).isTrue();
+        assertThat(multi.tryLock(1, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner))
+                .isTrue();
         // Watchdog timeout is 1 s: without renewal both members would expire within it.
         await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(4)).until(() -> multi.isHeldBy(owner));
         assertThat(one.getLock(a).remainTimeToLive()).isPositive();
@@ -185,17 +190,19 @@ class MultiLockTests {
         MultiLock multi = MultiLock.of(one.getLock(unique("a")), two.getLock(unique("b")));
         multi.lock();
         try {
-            assertThat(CompletableFuture.supplyAsync(multi::tryLock).get(5, TimeUnit.SECONDS)).isFalse();
+            assertThat(CompletableFuture.supplyAsync(multi::tryLock).get(5, TimeUnit.SECONDS))
+                    .isFalse();
             assertThat(multi.isHeldByCurrentThread()).isTrue();
-        }
-        finally {
+        } finally {
             multi.unlock();
         }
         assertThat(CompletableFuture.supplyAsync(() -> {
-            boolean acquired = multi.tryLock();
-            multi.unlock();
-            return acquired;
-        }).get(5, TimeUnit.SECONDS)).isTrue();
+                            boolean acquired = multi.tryLock();
+                            multi.unlock();
+                            return acquired;
+                        })
+                        .get(5, TimeUnit.SECONDS))
+                .isTrue();
     }
 
     @Test
@@ -210,12 +217,15 @@ class MultiLockTests {
         try {
             // A is taken first with a 1 s lease, then B is awaited until X's 2.5 s lease lapses.
             assertThat(multi.tryLock(10, 1, TimeUnit.SECONDS, y)).isTrue();
-            assertThat(one.getLock(a).isHeldBy(y)).as("member %s held by the multi lock's owner", a).isTrue();
-            assertThat(one.getLock(b).isHeldBy(y)).as("member %s held by the multi lock's owner", b).isTrue();
+            assertThat(one.getLock(a).isHeldBy(y))
+                    .as("member %s held by the multi lock's owner", a)
+                    .isTrue();
+            assertThat(one.getLock(b).isHeldBy(y))
+                    .as("member %s held by the multi lock's owner", b)
+                    .isTrue();
             assertThat(one.getLock(a).remainTimeToLive()).isBetween(1L, 1000L);
             assertThat(one.getLock(b).remainTimeToLive()).isBetween(1L, 1000L);
-        }
-        finally {
+        } finally {
             one.getLock(a).forceUnlock();
             one.getLock(b).forceUnlock();
         }
@@ -240,11 +250,13 @@ class MultiLockTests {
             assertThat(zAcquired.get(10, TimeUnit.SECONDS)).isTrue();
             boolean yHolds = yAcquired.get(20, TimeUnit.SECONDS);
             assertThat(other.getLock(a).isHeldBy(z)).isTrue();
-            assertThat(yHolds).as("multi lock returned true although member %s is held by another client", a)
+            assertThat(yHolds)
+                    .as("multi lock returned true although member %s is held by another client", a)
                     .isFalse();
-            assertThat(one.getLock(b).isHeldBy(y)).as("nothing of the failed multi lock stays locked").isFalse();
-        }
-        finally {
+            assertThat(one.getLock(b).isHeldBy(y))
+                    .as("nothing of the failed multi lock stays locked")
+                    .isFalse();
+        } finally {
             pool.shutdownNow();
             one.getLock(a).forceUnlock();
             one.getLock(b).forceUnlock();
@@ -265,7 +277,8 @@ class MultiLockTests {
             Future<?> q = pool.submit(() -> {
                 two.getLock(b).lock();
                 qHoldsB.complete(null);
-                await().atMost(Duration.ofSeconds(10)).until(() -> one.getLock(a).isLocked());
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> one.getLock(a).isLocked());
                 multi.lock();
                 multi.unlock();
                 two.getLock(b).unlock();
@@ -280,8 +293,7 @@ class MultiLockTests {
             q.get(30, TimeUnit.SECONDS);
             p.get(30, TimeUnit.SECONDS);
             assertThat(multi.isLocked()).isFalse();
-        }
-        finally {
+        } finally {
             pool.shutdownNow();
             one.getLock(a).forceUnlock();
             two.getLock(b).forceUnlock();
@@ -290,8 +302,11 @@ class MultiLockTests {
 
     @Test
     void whenMembersAreEmptyOrNullThenCreationIsRejected() {
-        assertThatThrownBy(MultiLock::of).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one");
-        assertThatThrownBy(() -> MultiLock.of(one.getLock("x"), null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(MultiLock::of)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one");
+        assertThatThrownBy(() -> MultiLock.of(one.getLock("x"), null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'locks[1]'");
     }
 }

@@ -3,8 +3,7 @@ package dev.distlock.core;
 /** Tells how many of a client's waiters are parked waiting for a wake-up, so tests release only then. */
 public final class Parked {
 
-    private Parked() {
-    }
+    private Parked() {}
 
     /**
      * Returns the number of the client's acquisitions parked between attempts, subscribed to

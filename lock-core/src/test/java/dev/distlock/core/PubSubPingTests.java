@@ -3,18 +3,15 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** The wake-up (pub/sub) connection is checked on its own: commands can work while it cannot connect. */
 @Tag("fault")
@@ -30,7 +27,10 @@ class PubSubPingTests {
         redis = RedisServers.start();
         adminClient = RedisClient.create(redis.uri());
         admin = adminClient.connect();
-        client = LockClient.create(LockClientOptions.builder().uri(redis.uri()).commandTimeout(Duration.ofSeconds(1)).build());
+        client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .commandTimeout(Duration.ofSeconds(1))
+                .build());
     }
 
     @AfterEach
@@ -52,11 +52,18 @@ class PubSubPingTests {
         assertThatThrownBy(client::pingSubscriptions).as("pub/sub connection").isInstanceOf(LockException.class);
 
         admin.sync().configSet("maxclients", "10000");
-        assertThat(client.pingSubscriptions()).as("pub/sub connection once it can open").isPositive();
+        assertThat(client.pingSubscriptions())
+                .as("pub/sub connection once it can open")
+                .isPositive();
     }
 
     private String connectedClients() {
-        return admin.sync().info("clients").lines().filter(line -> line.startsWith("connected_clients:"))
-                .map(line -> line.substring("connected_clients:".length()).trim()).findFirst().orElseThrow();
+        return admin.sync()
+                .info("clients")
+                .lines()
+                .filter(line -> line.startsWith("connected_clients:"))
+                .map(line -> line.substring("connected_clients:".length()).trim())
+                .findFirst()
+                .orElseThrow();
     }
 }

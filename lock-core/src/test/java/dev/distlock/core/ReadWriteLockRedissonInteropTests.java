@@ -3,21 +3,19 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RReadWriteLock;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 class ReadWriteLockRedissonInteropTests {
 
@@ -67,7 +65,8 @@ class ReadWriteLockRedissonInteropTests {
             return null;
         });
         assertThat(ours.readLock().tryLock()).isTrue();
-        assertThat(onOurThread(() -> ours.writeLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        assertThat(onOurThread(() -> ours.writeLock().tryLock(200, TimeUnit.MILLISECONDS)))
+                .isFalse();
         // Our unlock recomputes the TTL from Redisson's read hold, which keeps the lock.
         ours.readLock().unlock();
         assertThat(redis.command("HGET", NAME, "mode")).isEqualTo("read");
@@ -78,24 +77,28 @@ class ReadWriteLockRedissonInteropTests {
             return null;
         });
         assertThat(onOurThread(() -> {
-            boolean got = ours.writeLock().tryLock();
-            ours.writeLock().unlock();
-            return got;
-        })).isTrue();
+                    boolean got = ours.writeLock().tryLock();
+                    ours.writeLock().unlock();
+                    return got;
+                }))
+                .isTrue();
         assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 
     @Test
     void shouldBlockRedissonWhileWritingAndWakeItsReaderOnUnlock() throws Exception {
         ours.writeLock().lock();
-        assertThat(redisson.call(() -> theirs.readLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
-        assertThat(redisson.call(() -> theirs.writeLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        assertThat(redisson.call(() -> theirs.readLock().tryLock(200, TimeUnit.MILLISECONDS)))
+                .isFalse();
+        assertThat(redisson.call(() -> theirs.writeLock().tryLock(200, TimeUnit.MILLISECONDS)))
+                .isFalse();
         Future<Boolean> reader = redisson.submit(() -> theirs.readLock().tryLock(10, TimeUnit.SECONDS));
         await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !reader.isDone());
         long unlockedAt = System.nanoTime();
         ours.writeLock().unlock();
         assertThat(reader.get(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - unlockedAt)).isLessThan(2000);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - unlockedAt))
+                .isLessThan(2000);
         assertThat(onOurThread(() -> ours.writeLock().tryLock())).isFalse();
         redisson.call(() -> {
             theirs.readLock().unlock();

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.Scripts;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,15 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.internal.script.LuaScript;
-import dev.distlock.core.internal.script.Scripts;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 class ReadWriteLockTests {
 
@@ -51,8 +49,11 @@ class ReadWriteLockTests {
     }
 
     private LockClient client(Duration watchdog) {
-        LockClient created = LockClient.create(LockClientOptions.builder().uri(redis.uri()).watchdogTimeout(watchdog)
-                .fairLockWaitTimeout(Duration.ofSeconds(3)).build());
+        LockClient created = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .watchdogTimeout(watchdog)
+                .fairLockWaitTimeout(Duration.ofSeconds(3))
+                .build());
         clients.add(created);
         return created;
     }
@@ -82,8 +83,7 @@ class ReadWriteLockTests {
                     // Passes only if all readers hold the lock at the same time.
                     allInside.await(10, TimeUnit.SECONDS);
                     return true;
-                }
-                finally {
+                } finally {
                     read.unlock();
                 }
             }));
@@ -120,23 +120,28 @@ class ReadWriteLockTests {
     void shouldExcludeWritersFromReadersAndFromEachOther() throws Exception {
         RedisLock read = rw().readLock();
         read.lock();
-        assertThat(onOtherThread(() -> rw().writeLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        assertThat(onOtherThread(() -> rw().writeLock().tryLock(200, TimeUnit.MILLISECONDS)))
+                .isFalse();
         assertThat(onOtherThread(() -> {
-            RedisLock otherRead = rw().readLock();
-            boolean got = otherRead.tryLock();
-            otherRead.unlock();
-            return got;
-        })).isTrue();
+                    RedisLock otherRead = rw().readLock();
+                    boolean got = otherRead.tryLock();
+                    otherRead.unlock();
+                    return got;
+                }))
+                .isTrue();
         read.unlock();
 
         RedisLock write = rw().writeLock();
         write.lock();
         assertThat(write.isLocked()).isTrue();
         assertThat(rw().readLock().isLocked()).isFalse();
-        assertThat(onOtherThread(() -> rw().readLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
-        assertThat(onOtherThread(() -> rw().writeLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        assertThat(onOtherThread(() -> rw().readLock().tryLock(200, TimeUnit.MILLISECONDS)))
+                .isFalse();
+        assertThat(onOtherThread(() -> rw().writeLock().tryLock(200, TimeUnit.MILLISECONDS)))
+                .isFalse();
         LockClient other = client(Duration.ofSeconds(30));
-        assertThat(onOtherThread(() -> other.getReadWriteLock(NAME).writeLock().tryLock())).isFalse();
+        assertThat(onOtherThread(() -> other.getReadWriteLock(NAME).writeLock().tryLock()))
+                .isFalse();
 
         Future<Long> waitingReader = executor.submit(() -> {
             RedisLock r = rw().readLock();
@@ -152,12 +157,14 @@ class ReadWriteLockTests {
             w.unlock();
             return got;
         });
-        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+        await().pollDelay(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> !waitingReader.isDone() && !waitingWriter.isDone());
         write.unlock();
         assertThat(waitingReader.get(10, TimeUnit.SECONDS)).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(250));
         assertThat(waitingWriter.get(10, TimeUnit.SECONDS)).isTrue();
-        await().atMost(Duration.ofSeconds(2)).until(() -> TestKeys.lockKeys(redis).isEmpty());
+        await().atMost(Duration.ofSeconds(2))
+                .until(() -> TestKeys.lockKeys(redis).isEmpty());
     }
 
     @Test
@@ -187,7 +194,8 @@ class ReadWriteLockTests {
         long wake = TimeUnit.NANOSECONDS.toMillis(readerInAt.get() - downgradedAt);
         // The writer's lease is the 30 s watchdog: only the downgrade's wake-up lets the reader in this soon.
         assertThat(wake).isLessThan(2000);
-        assertThat(onOtherThread(() -> rw().writeLock().tryLock(100, TimeUnit.MILLISECONDS))).isFalse();
+        assertThat(onOtherThread(() -> rw().writeLock().tryLock(100, TimeUnit.MILLISECONDS)))
+                .isFalse();
         readerOut.countDown();
         assertThat(reader.get(10, TimeUnit.SECONDS)).isTrue();
         read.unlock();
@@ -203,8 +211,10 @@ class ReadWriteLockTests {
         assertThat(write.tryLock(300, TimeUnit.MILLISECONDS)).isFalse();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(290);
         assertThat(redis.command("EXISTS", WRITERS)).isEqualTo("0");
-        assertThatThrownBy(write::lock).isInstanceOf(IllegalMonitorStateException.class)
-                .hasMessageContaining("'" + NAME + "'").hasMessageContaining("upgrad");
+        assertThatThrownBy(write::lock)
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("'" + NAME + "'")
+                .hasMessageContaining("upgrad");
         assertThatThrownBy(write::lockInterruptibly).isInstanceOf(IllegalMonitorStateException.class);
         assertThat(read.getHoldCount()).isEqualTo(1);
         read.unlock();
@@ -227,7 +237,8 @@ class ReadWriteLockTests {
 
         // An expired hold does not keep the lock: once a's lease passed, a writer gets in.
         long start = System.nanoTime();
-        assertThat(onOtherThread(() -> rw().writeLock().tryLock(5, TimeUnit.SECONDS))).isTrue();
+        assertThat(onOtherThread(() -> rw().writeLock().tryLock(5, TimeUnit.SECONDS)))
+                .isTrue();
         long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         // a's lease was 2 s; b's 20 s lease, released early, must not count.
         assertThat(waited).isLessThan(4000);
@@ -240,11 +251,12 @@ class ReadWriteLockTests {
         RedisLock read = rw().readLock();
         assertThat(read.tryLock(0, 300, TimeUnit.MILLISECONDS, cOwner)).isTrue();
         assertThat(read.tryLock(0, 20, TimeUnit.SECONDS, dOwner)).isTrue();
-        await().pollDelay(Duration.ofMillis(400)).atMost(Duration.ofSeconds(2))
-                .until(() -> redis.command("EXISTS", "{rw}:" + client.getId() + ":" + cOwner + ":rwlock_timeout:1")
-                        .equals("0"));
+        await().pollDelay(Duration.ofMillis(400)).atMost(Duration.ofSeconds(2)).until(() -> redis.command(
+                        "EXISTS", "{rw}:" + client.getId() + ":" + cOwner + ":rwlock_timeout:1")
+                .equals("0"));
         assertThatThrownBy(() -> read.unlock(cOwner)).isInstanceOf(IllegalMonitorStateException.class);
-        assertThat(redis.command("HEXISTS", NAME, client.getId() + ":" + cOwner)).isEqualTo("0");
+        assertThat(redis.command("HEXISTS", NAME, client.getId() + ":" + cOwner))
+                .isEqualTo("0");
         read.unlock(dOwner);
         assertThat(redis.command("EXISTS", NAME)).isEqualTo("0");
     }
@@ -307,7 +319,8 @@ class ReadWriteLockTests {
                 return null;
             }));
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> redis.command("HGET", NAME, "mode").equals("read"));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> redis.command("HGET", NAME, "mode").equals("read"));
         RedisLock write = rw().writeLock();
         writerWaiting.set(true);
         long start = System.nanoTime();
@@ -332,8 +345,10 @@ class ReadWriteLockTests {
         RedisLock read = rw().readLock();
         read.lock();
         Future<Boolean> writer = executor.submit(() -> rw().writeLock().tryLock(1500, TimeUnit.MILLISECONDS));
-        await().atMost(Duration.ofSeconds(5)).until(() -> redis.command("EXISTS", WRITERS).equals("1"));
-        assertThat(onOtherThread(() -> rw().readLock().tryLock(200, TimeUnit.MILLISECONDS))).isFalse();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> redis.command("EXISTS", WRITERS).equals("1"));
+        assertThat(onOtherThread(() -> rw().readLock().tryLock(200, TimeUnit.MILLISECONDS)))
+                .isFalse();
         assertThat(read.tryLock()).isTrue();
         assertThat(read.getHoldCount()).isEqualTo(2);
         Future<Long> lateReader = executor.submit(() -> {
@@ -360,7 +375,9 @@ class ReadWriteLockTests {
     @Test
     void shouldLoadEveryScriptOnTheServer() {
         for (LuaScript script : Scripts.all()) {
-            assertThat(redis.command("SCRIPT", "LOAD", script.source())).as(script.name()).isEqualTo(script.sha1());
+            assertThat(redis.command("SCRIPT", "LOAD", script.source()))
+                    .as(script.name())
+                    .isEqualTo(script.sha1());
         }
     }
 

@@ -3,6 +3,8 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,13 +12,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** The asynchronous API of {@link RedLock}, over three masters. */
 class RedLockAsyncTests {
@@ -44,7 +42,9 @@ class RedLockAsyncTests {
     }
 
     private long keysLeft() {
-        return servers.stream().filter(s -> s.command("EXISTS", name).equals("1")).count();
+        return servers.stream()
+                .filter(s -> s.command("EXISTS", name).equals("1"))
+                .count();
     }
 
     private boolean nothingHeld() {
@@ -55,12 +55,17 @@ class RedLockAsyncTests {
     void whenAcquiredAsynchronouslyThenEveryMasterGrantsAndIsReleased() throws Exception {
         RedLock lock = redLock();
         long owner = RedisLock.newOwnerId();
-        assertThat(lock.tryLockAsync(1, 10, TimeUnit.SECONDS, owner).toCompletableFuture().get(10, TimeUnit.SECONDS))
+        assertThat(lock.tryLockAsync(1, 10, TimeUnit.SECONDS, owner)
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS))
                 .isTrue();
         assertThat(keysLeft()).isEqualTo(3);
         assertThat(lock.isHeldBy(owner)).isTrue();
-        assertThat(redLock().tryLockAsync(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()).toCompletableFuture()
-                .get(10, TimeUnit.SECONDS)).isFalse();
+        assertThat(redLock()
+                        .tryLockAsync(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId())
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS))
+                .isFalse();
         lock.unlockAsync(owner).toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertThat(keysLeft()).isZero();
         assertThat(nothingHeld()).isTrue();
@@ -68,11 +73,13 @@ class RedLockAsyncTests {
 
     @Test
     void whenNoMasterHoldsItThenUnlockAsyncFailsWithIllegalMonitorState() {
-        CompletableFuture<Void> unlocked = redLock().unlockAsync(RedisLock.newOwnerId()).toCompletableFuture();
+        CompletableFuture<Void> unlocked =
+                redLock().unlockAsync(RedisLock.newOwnerId()).toCompletableFuture();
         await().atMost(Duration.ofSeconds(10)).until(unlocked::isDone);
         assertThat(unlocked).isCompletedExceptionally();
         assertThat(unlocked.handle((ok, failure) -> failure.getCause()).join())
-                .isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("none of its");
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("none of its");
     }
 
     @Test
@@ -85,13 +92,15 @@ class RedLockAsyncTests {
         List<CompletableFuture<Void>> waiters = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             long owner = RedisLock.newOwnerId();
-            waiters.add(lock.lockAsync(10, TimeUnit.SECONDS, owner).thenCompose(locked -> {
-                if (inside.incrementAndGet() != 1) {
-                    overlaps.incrementAndGet();
-                }
-                inside.decrementAndGet();
-                return lock.unlockAsync(owner);
-            }).toCompletableFuture());
+            waiters.add(lock.lockAsync(10, TimeUnit.SECONDS, owner)
+                    .thenCompose(locked -> {
+                        if (inside.incrementAndGet() != 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        inside.decrementAndGet();
+                        return lock.unlockAsync(owner);
+                    })
+                    .toCompletableFuture());
         }
         assertThat(waiters).noneMatch(CompletableFuture::isDone);
         lock.unlock(holder);
@@ -106,12 +115,14 @@ class RedLockAsyncTests {
         long holder = RedisLock.newOwnerId();
         assertThat(lock.tryLock(1, 30, TimeUnit.SECONDS, holder)).isTrue();
         long owner = RedisLock.newOwnerId();
-        CompletableFuture<Boolean> waiting = lock.tryLockAsync(30, 10, TimeUnit.SECONDS, owner).toCompletableFuture();
+        CompletableFuture<Boolean> waiting =
+                lock.tryLockAsync(30, 10, TimeUnit.SECONDS, owner).toCompletableFuture();
         // Let it go through a few refused rounds first.
         await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> !waiting.isDone());
         assertThat(waiting.cancel(false)).isTrue();
         lock.unlock(holder);
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> keysLeft() == 0 && nothingHeld());
     }
 
@@ -121,7 +132,8 @@ class RedLockAsyncTests {
         // Cancelled while their first round is under way, or just after winning it.
         for (int i = 0; i < 20; i++) {
             long owner = RedisLock.newOwnerId();
-            CompletableFuture<Boolean> acquisition = lock.tryLockAsync(5, 10, TimeUnit.SECONDS, owner).toCompletableFuture();
+            CompletableFuture<Boolean> acquisition =
+                    lock.tryLockAsync(5, 10, TimeUnit.SECONDS, owner).toCompletableFuture();
             if (!acquisition.cancel(false)) {
                 assertThat(acquisition.join()).isTrue();
                 lock.unlock(owner);

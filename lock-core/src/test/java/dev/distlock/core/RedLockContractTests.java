@@ -2,19 +2,17 @@ package dev.distlock.core;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.distlock.core.contract.AbstractRedisLockContractTests;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
-
-import dev.distlock.core.contract.AbstractRedisLockContractTests;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * A red lock over three independent masters keeps the single lock's promises. A contract client
@@ -53,7 +51,10 @@ class RedLockContractTests extends AbstractRedisLockContractTests {
     protected LockClient newClient() {
         List<LockClient> clients = new ArrayList<>();
         for (RedisServer master : masters) {
-            clients.add(LockClient.create(LockClientOptions.builder().uri(master.uri()).watchdogTimeout(WATCHDOG).build()));
+            clients.add(LockClient.create(LockClientOptions.builder()
+                    .uri(master.uri())
+                    .watchdogTimeout(WATCHDOG)
+                    .build()));
         }
         clientsPerMaster.put(clients.get(0), clients);
         return clients.get(0);
@@ -66,7 +67,8 @@ class RedLockContractTests extends AbstractRedisLockContractTests {
 
     @Override
     protected RedisLock newLock(LockClient client, String name) {
-        return RedLock.of(clientsPerMaster.get(client).stream().map(c -> c.getLock(name)).toArray(RedisLock[]::new));
+        return RedLock.of(
+                clientsPerMaster.get(client).stream().map(c -> c.getLock(name)).toArray(RedisLock[]::new));
     }
 
     /** A red lock retries in rounds after a random pause; it never parks on the unlock channel. */

@@ -3,20 +3,18 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** Red locks over three masters of which some are frozen (SIGSTOP). */
 @Tag("fault")
@@ -56,32 +54,40 @@ class RedLockFaultTests {
     @Test
     void whenAReentryRoundFailsItsQuorumThenTheOuterHoldStaysHeldAndRenewedEverywhere() throws Exception {
         RedLock lock = redLock(LockClientOptions.builder()
-                .commandTimeout(Duration.ofMillis(500)).watchdogTimeout(Duration.ofSeconds(2)));
+                .commandTimeout(Duration.ofMillis(500))
+                .watchdogTimeout(Duration.ofSeconds(2)));
         long owner = RedisLock.newOwnerId();
         // Connections opened and scripts loaded first, so that every master answers the outer round in time.
         assertThat(lock.tryLock(5, -1, TimeUnit.SECONDS, owner)).isTrue();
         lock.unlock(owner);
         assertThat(lock.tryLock(5, -1, TimeUnit.SECONDS, owner)).isTrue();
         for (int i = 0; i < servers.size(); i++) {
-            assertThat(count(servers.get(i), name)).as("outer hold count on master %d", i).isEqualTo("1");
+            assertThat(count(servers.get(i), name))
+                    .as("outer hold count on master %d", i)
+                    .isEqualTo("1");
         }
         servers.get(1).pause();
         servers.get(2).pause();
         try {
             assertThat(lock.tryLock(0, -1, TimeUnit.SECONDS, owner)).isFalse();
-        }
-        finally {
+        } finally {
             servers.get(1).resume();
             servers.get(2).resume();
         }
-        assertThat(count(servers.get(0), name)).as("hold count on the healthy master").isEqualTo("1");
+        assertThat(count(servers.get(0), name))
+                .as("hold count on the healthy master")
+                .isEqualTo("1");
         // Several watchdog timeouts: the outer hold must still be renewed on every master.
         await().pollDelay(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8)).untilAsserted(() -> {
             for (int i = 0; i < servers.size(); i++) {
-                assertThat(servers.get(i).command("EXISTS", name)).as("outer hold on master %d", i).isEqualTo("1");
+                assertThat(servers.get(i).command("EXISTS", name))
+                        .as("outer hold on master %d", i)
+                        .isEqualTo("1");
             }
         });
-        assertThat(count(servers.get(0), name)).as("hold count on the healthy master").isEqualTo("1");
+        assertThat(count(servers.get(0), name))
+                .as("hold count on the healthy master")
+                .isEqualTo("1");
         assertThat(lock.isHeldBy(owner)).isTrue();
         lock.unlock(owner);
         for (RedisServer server : servers) {
@@ -96,7 +102,9 @@ class RedLockFaultTests {
         long start = System.nanoTime();
         boolean acquired = lock.tryLock(10, 3, TimeUnit.SECONDS);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(acquired).as("acquired with one of three masters frozen (after %s)", took).isTrue();
+        assertThat(acquired)
+                .as("acquired with one of three masters frozen (after %s)", took)
+                .isTrue();
         assertThat(took).as("time to acquire").isLessThan(Duration.ofMillis(2000));
         assertThat(servers.get(0).command("EXISTS", name)).isEqualTo("1");
         assertThat(servers.get(2).command("EXISTS", name)).isEqualTo("1");
@@ -106,16 +114,18 @@ class RedLockFaultTests {
     }
 
     @Test
-    void whenOneMasterOfThreeIsFrozenThenTryLockAsyncSucceedsQuicklyAndUnlockAsyncReleasesTheOthers()
-            throws Exception {
+    void whenOneMasterOfThreeIsFrozenThenTryLockAsyncSucceedsQuicklyAndUnlockAsyncReleasesTheOthers() throws Exception {
         RedLock lock = redLock(LockClientOptions.builder());
         long owner = RedisLock.newOwnerId();
         servers.get(1).pause();
         long start = System.nanoTime();
-        CompletableFuture<Boolean> acquisition = lock.tryLockAsync(10, 3, TimeUnit.SECONDS, owner).toCompletableFuture();
+        CompletableFuture<Boolean> acquisition =
+                lock.tryLockAsync(10, 3, TimeUnit.SECONDS, owner).toCompletableFuture();
         boolean acquired = acquisition.get(10, TimeUnit.SECONDS);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(acquired).as("acquired with one of three masters frozen (after %s)", took).isTrue();
+        assertThat(acquired)
+                .as("acquired with one of three masters frozen (after %s)", took)
+                .isTrue();
         assertThat(took).as("time to acquire").isLessThan(Duration.ofMillis(2000));
         assertThat(servers.get(0).command("EXISTS", name)).isEqualTo("1");
         assertThat(servers.get(2).command("EXISTS", name)).isEqualTo("1");
@@ -131,13 +141,14 @@ class RedLockFaultTests {
         servers.get(2).pause();
         try {
             assertThat(lock.tryLock(10, 30, TimeUnit.SECONDS, owner)).isTrue();
-        }
-        finally {
+        } finally {
             // Within the command timeout: the queued acquire script now runs and its reply arrives.
             servers.get(2).resume();
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            assertThat(servers.get(2).command("EXISTS", name)).as("late grant on the resumed master").isEqualTo("0");
+            assertThat(servers.get(2).command("EXISTS", name))
+                    .as("late grant on the resumed master")
+                    .isEqualTo("0");
             assertThat(clients.get(2).heldLocks()).noneMatch(held -> held.name().equals(name));
         });
         assertThat(lock.isHeldBy(owner)).isTrue();
@@ -161,7 +172,9 @@ class RedLockFaultTests {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("isHeldBy").isLessThan(bound);
         start = System.nanoTime();
         assertThat(lock.remainTimeToLive()).isEqualTo(-2);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("remainTimeToLive").isLessThan(bound);
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("remainTimeToLive")
+                .isLessThan(bound);
         start = System.nanoTime();
         lock.unlock(owner);
         // An unlock whose reply is missing is retried once: two command timeouts per frozen master.
@@ -179,6 +192,8 @@ class RedLockFaultTests {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(acquired).isFalse();
         assertThat(took).as("time to give up").isBetween(Duration.ofMillis(2900), Duration.ofMillis(5000));
-        assertThat(servers.get(1).command("EXISTS", name)).as("no grant left on the healthy master").isEqualTo("0");
+        assertThat(servers.get(1).command("EXISTS", name))
+                .as("no grant left on the healthy master")
+                .isEqualTo("0");
     }
 }

@@ -3,18 +3,16 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 class RedLockTests {
 
@@ -26,8 +24,8 @@ class RedLockTests {
     void startMasters() {
         servers = RedisServers.start(5);
         for (RedisServer server : servers) {
-            clients.add(LockClient.create(LockClientOptions.builder().uri(server.uri())
-                    .build()));
+            clients.add(LockClient.create(
+                    LockClientOptions.builder().uri(server.uri()).build()));
         }
     }
 
@@ -42,7 +40,10 @@ class RedLockTests {
     }
 
     private long keysLeft() {
-        return servers.stream().filter(RedisServer::isRunning).filter(s -> s.command("EXISTS", name).equals("1")).count();
+        return servers.stream()
+                .filter(RedisServer::isRunning)
+                .filter(s -> s.command("EXISTS", name).equals("1"))
+                .count();
     }
 
     @Test
@@ -54,10 +55,12 @@ class RedLockTests {
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         assertThat(lock.remainTimeToLive()).isBetween(1L, 10_000L);
         long stranger = RedisLock.newOwnerId();
-        assertThat(redLock().tryLock(300, 10_000, TimeUnit.MILLISECONDS, stranger)).isFalse();
+        assertThat(redLock().tryLock(300, 10_000, TimeUnit.MILLISECONDS, stranger))
+                .isFalse();
         lock.unlock();
         assertThat(keysLeft()).isZero();
-        assertThat(redLock().tryLock(0, 10_000, TimeUnit.MILLISECONDS, stranger)).isTrue();
+        assertThat(redLock().tryLock(0, 10_000, TimeUnit.MILLISECONDS, stranger))
+                .isTrue();
         redLock().unlock(stranger);
     }
 
@@ -83,7 +86,8 @@ class RedLockTests {
         assertThat(lock.tryLock(1, 10, TimeUnit.SECONDS)).isFalse();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         assertThat(keysLeft()).isZero();
-        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+        assertThatThrownBy(lock::unlock)
+                .isInstanceOf(IllegalMonitorStateException.class)
                 .hasMessageContaining("none of its");
     }
 
@@ -91,7 +95,8 @@ class RedLockTests {
     void whenAMajorityIsHeldByAnotherOwnerThenFailsAndReleasesItsMinority() throws Exception {
         long stranger = RedisLock.newOwnerId();
         for (int i = 0; i < 3; i++) {
-            assertThat(clients.get(i).getLock(name).tryLock(0, 30, TimeUnit.SECONDS, stranger)).isTrue();
+            assertThat(clients.get(i).getLock(name).tryLock(0, 30, TimeUnit.SECONDS, stranger))
+                    .isTrue();
         }
         assertThat(redLock().tryLock(500, 10_000, TimeUnit.MILLISECONDS)).isFalse();
         assertThat(servers.get(3).command("EXISTS", name)).isEqualTo("0");

@@ -1,16 +1,14 @@
 package dev.distlock.core;
 
+import dev.distlock.core.test.RedisServer;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
-
-import dev.distlock.core.test.RedisServer;
 
 /** A Redisson client plus one thread of its own, since Redisson's locks belong to the calling thread. */
 final class RedissonInterop implements AutoCloseable {
@@ -20,7 +18,9 @@ final class RedissonInterop implements AutoCloseable {
 
     RedissonInterop(RedisServer redis) {
         Config config = new Config();
-        config.useSingleServer().setAddress(redis.uri()).setConnectionMinimumIdleSize(1)
+        config.useSingleServer()
+                .setAddress(redis.uri())
+                .setConnectionMinimumIdleSize(1)
                 .setSubscriptionConnectionMinimumIdleSize(1);
         this.redisson = Redisson.create(config);
     }

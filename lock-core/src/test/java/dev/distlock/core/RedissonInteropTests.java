@@ -2,6 +2,8 @@ package dev.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -9,7 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,9 +18,6 @@ import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** A Redisson client and a Distlock client on one server exclude each other and wake each other. */
 class RedissonInteropTests {
@@ -52,7 +50,11 @@ class RedissonInteropTests {
     void shouldWriteRedissonsLayout() throws Exception {
         RedisLock lock = distlock.getLock(name);
         lock.lock(30, TimeUnit.SECONDS);
-        assertThat(redis.command("HGET", name, distlock.getId() + ":" + Thread.currentThread().getId())).isEqualTo("1");
+        assertThat(redis.command(
+                        "HGET",
+                        name,
+                        distlock.getId() + ":" + Thread.currentThread().getId()))
+                .isEqualTo("1");
         assertThat(redisson.getLock(name).isLocked()).isTrue();
         assertThat(redisson.getLock(name).remainTimeToLive()).isPositive();
         lock.unlock();
@@ -97,7 +99,9 @@ class RedissonInteropTests {
             return got;
         });
         started.await();
-        org.awaitility.Awaitility.await().pollDelay(java.time.Duration.ofMillis(300)).until(() -> !result.isDone());
+        org.awaitility.Awaitility.await()
+                .pollDelay(java.time.Duration.ofMillis(300))
+                .until(() -> !result.isDone());
         long releasedAt = System.nanoTime();
         release.run();
         assertThat(result.get(10, TimeUnit.SECONDS)).isTrue();

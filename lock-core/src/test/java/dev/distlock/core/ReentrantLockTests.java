@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,14 +19,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** The seed scenarios and reentrant-lock specifics beyond the contract suite. */
 class ReentrantLockTests {
@@ -37,13 +35,16 @@ class ReentrantLockTests {
     @BeforeEach
     void setUp() {
         redis = RedisServers.shared();
-        client = LockClient.create(LockClientOptions.builder().uri(redis.uri()).watchdogTimeout(Duration.ofSeconds(3))
+        client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .watchdogTimeout(Duration.ofSeconds(3))
                 .listener(new LockListener() {
                     @Override
                     public void onLeaseLost(String lockName, long ownerId) {
                         lostLeases.add(lockName);
                     }
-                }).build());
+                })
+                .build());
         pool = Executors.newCachedThreadPool();
     }
 
@@ -176,7 +177,9 @@ class ReentrantLockTests {
         RedisLock lock = client.getLock("owner:" + UUID.randomUUID());
         long owner = RedisLock.newOwnerId();
         assertThat(owner).isNegative();
-        assertThat(pool.submit(() -> lock.tryLock(0, 30, TimeUnit.SECONDS, owner)).get()).isTrue();
+        assertThat(pool.submit(() -> lock.tryLock(0, 30, TimeUnit.SECONDS, owner))
+                        .get())
+                .isTrue();
         assertThat(lock.isHeldBy(owner)).isTrue();
         assertThat(lock.isHeldByCurrentThread()).isFalse();
         pool.submit(() -> lock.unlock(owner)).get();
@@ -190,7 +193,8 @@ class ReentrantLockTests {
         redis.command("DEL", lock.getName());
         await().atMost(Duration.ofSeconds(5)).until(() -> lostLeases.contains(lock.getName()));
         assertThat(client.heldLocks()).isEmpty();
-        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+        assertThatThrownBy(lock::unlock)
+                .isInstanceOf(IllegalMonitorStateException.class)
                 .hasMessageContaining(lock.getName());
     }
 
@@ -199,7 +203,8 @@ class ReentrantLockTests {
         RedisLock lock = client.getLock("expired:" + UUID.randomUUID());
         lock.lock(200, TimeUnit.MILLISECONDS);
         await().atMost(Duration.ofSeconds(5)).until(() -> !lock.isLocked());
-        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+        assertThatThrownBy(lock::unlock)
+                .isInstanceOf(IllegalMonitorStateException.class)
                 .hasMessageContaining("expired");
         assertThat(lostLeases).contains(lock.getName());
     }
@@ -208,10 +213,13 @@ class ReentrantLockTests {
     void shouldFailWithinCommandTimeoutWhenRedisIsUnreachable() {
         int deadPort = RedisServers.freePort();
         try (LockClient unreachable = LockClient.create(LockClientOptions.builder()
-                .uri("redis://127.0.0.1:" + deadPort).commandTimeout(Duration.ofMillis(500)).build())) {
+                .uri("redis://127.0.0.1:" + deadPort)
+                .commandTimeout(Duration.ofMillis(500))
+                .build())) {
             RedisLock lock = unreachable.getLock("unreachable");
             long start = System.nanoTime();
-            assertThatThrownBy(() -> lock.tryLock(5, 10, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
+            assertThatThrownBy(() -> lock.tryLock(5, 10, TimeUnit.SECONDS))
+                    .isInstanceOf(LockException.class)
                     .hasMessageContaining("'unreachable'")
                     .hasMessageContaining("127.0.0.1:" + deadPort);
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5000);
@@ -228,15 +236,16 @@ class ReentrantLockTests {
                 try {
                     client.getLock(name).lock();
                     return null;
-                }
-                catch (LockException ex) {
+                } catch (LockException ex) {
                     return ex;
                 }
             });
             await().pollDelay(Duration.ofMillis(300)).until(() -> !waiter.isDone());
             client.close();
-            assertThat(waiter.get(5, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
-                    .hasMessageContaining("closed").hasMessageContaining(name);
+            assertThat(waiter.get(5, TimeUnit.SECONDS))
+                    .isInstanceOf(LockException.class)
+                    .hasMessageContaining("closed")
+                    .hasMessageContaining(name);
         }
     }
 
@@ -249,7 +258,9 @@ class ReentrantLockTests {
         lock.lock(30, TimeUnit.SECONDS);
         LockInfo info = client.inspect(name);
         assertThat(info.locked()).isTrue();
-        assertThat(info.holders()).containsExactly(java.util.Map.entry(client.getId() + ":" + Thread.currentThread().getId(), 2L));
+        assertThat(info.holders())
+                .containsExactly(java.util.Map.entry(
+                        client.getId() + ":" + Thread.currentThread().getId(), 2L));
         assertThat(info.remainingTtlMillis()).isBetween(1L, 30_000L);
         lock.unlock();
         lock.unlock();
@@ -257,13 +268,20 @@ class ReentrantLockTests {
 
     @Test
     void shouldReleaseHoldsWhoseAcquireReplyWasLost() throws Exception {
-        for (RedisLock lock : List.of(client.getLock("phantom:" + UUID.randomUUID()),
+        for (RedisLock lock : List.of(
+                client.getLock("phantom:" + UUID.randomUUID()),
                 client.getFairLock("phantom-fair:" + UUID.randomUUID()))) {
             lock.lock();
             // A re-entry that ran in Redis but whose reply never arrived: Redis counts one hold more.
-            redis.command("HINCRBY", lock.getName(), client.getId() + ":" + Thread.currentThread().getId(), "1");
+            redis.command(
+                    "HINCRBY",
+                    lock.getName(),
+                    client.getId() + ":" + Thread.currentThread().getId(),
+                    "1");
             lock.unlock();
-            assertThat(lock.isLocked()).as("%s is released, not renewed forever", lock).isFalse();
+            assertThat(lock.isLocked())
+                    .as("%s is released, not renewed forever", lock)
+                    .isFalse();
             assertThat(client.heldLocks()).isEmpty();
         }
     }

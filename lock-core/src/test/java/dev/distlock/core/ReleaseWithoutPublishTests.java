@@ -3,11 +3,12 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,9 +16,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * A release whose announcement Redis refuses (channel permission revoked) has still released the
@@ -43,12 +41,15 @@ class ReleaseWithoutPublishTests {
     @BeforeEach
     void setUp() {
         redis.command("FLUSHALL");
-        client = LockClient.create(LockClientOptions.builder().uri(redis.uri()).listener(new LockListener() {
-            @Override
-            public void onLeaseLost(String lockName, long ownerId) {
-                lost.add(lockName);
-            }
-        }).build());
+        client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .listener(new LockListener() {
+                    @Override
+                    public void onLeaseLost(String lockName, long ownerId) {
+                        lost.add(lockName);
+                    }
+                })
+                .build());
     }
 
     @AfterEach
@@ -58,13 +59,14 @@ class ReleaseWithoutPublishTests {
     }
 
     private RedisLock lock(String kind) {
-        Function<String, RedisLock> of = switch (kind) {
-            case "fenced" -> client::getFencedLock;
-            case "fair" -> client::getFairLock;
-            case "read" -> name -> client.getReadWriteLock(name).readLock();
-            case "write" -> name -> client.getReadWriteLock(name).writeLock();
-            default -> client::getLock;
-        };
+        Function<String, RedisLock> of =
+                switch (kind) {
+                    case "fenced" -> client::getFencedLock;
+                    case "fair" -> client::getFairLock;
+                    case "read" -> name -> client.getReadWriteLock(name).readLock();
+                    case "write" -> name -> client.getReadWriteLock(name).writeLock();
+                    default -> client::getLock;
+                };
         return of.apply("unannounced-" + kind);
     }
 
@@ -76,7 +78,9 @@ class ReleaseWithoutPublishTests {
         assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS, owner)).isTrue();
         redis.command("ACL", "SETUSER", "default", "resetchannels");
 
-        assertThatCode(() -> lock.unlock(owner)).as("unlock while PUBLISH is refused").doesNotThrowAnyException();
+        assertThatCode(() -> lock.unlock(owner))
+                .as("unlock while PUBLISH is refused")
+                .doesNotThrowAnyException();
 
         assertThat(lock.isLocked()).as("lock released").isFalse();
         assertThat(lost).as("lease-loss reports").isEmpty();

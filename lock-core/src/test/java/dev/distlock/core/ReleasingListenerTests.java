@@ -3,22 +3,20 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * {@link LockListener#onReleasing}: heard once per hold, before the release, on the unlocking
@@ -33,7 +31,10 @@ class ReleasingListenerTests {
     @BeforeAll
     static void connect() {
         redis = RedisServers.shared();
-        client = LockClient.create(LockClientOptions.builder().uri(redis.uri()).listener(new Recorder(clientEvents)).build());
+        client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .listener(new Recorder(clientEvents))
+                .build());
     }
 
     @AfterAll
@@ -45,14 +46,16 @@ class ReleasingListenerTests {
         return Stream.of(
                 Arguments.of("reentrant", (BiFunction<LockClient, String, RedisLock>) LockClient::getLock),
                 Arguments.of("fair", (BiFunction<LockClient, String, RedisLock>) LockClient::getFairLock),
-                Arguments.of("read", (BiFunction<LockClient, String, RedisLock>) (c, n) -> c.getReadWriteLock(n).readLock()),
-                Arguments.of("write", (BiFunction<LockClient, String, RedisLock>) (c, n) -> c.getReadWriteLock(n).writeLock()));
+                Arguments.of("read", (BiFunction<LockClient, String, RedisLock>)
+                        (c, n) -> c.getReadWriteLock(n).readLock()),
+                Arguments.of("write", (BiFunction<LockClient, String, RedisLock>)
+                        (c, n) -> c.getReadWriteLock(n).writeLock()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
-    void whenTheLastUnlockRunsThenReleasingIsHeardBeforeReleasedAndNestedUnlocksAreSilent(String kind,
-            BiFunction<LockClient, String, RedisLock> factory) {
+    void whenTheLastUnlockRunsThenReleasingIsHeardBeforeReleasedAndNestedUnlocksAreSilent(
+            String kind, BiFunction<LockClient, String, RedisLock> factory) {
         String name = "releasing-" + kind + "-" + UUID.randomUUID();
         List<String> events = new CopyOnWriteArrayList<>();
         RedisLock lock = factory.apply(client, name).withListener(new Recorder(events));
@@ -67,7 +70,8 @@ class ReleasingListenerTests {
         assertThat(events.get(3)).startsWith("released on ");
         int releasing = clientEvents.indexOf("releasing on " + thread);
         assertThat(releasing).isNotNegative();
-        assertThat(clientEvents.subList(releasing + 1, clientEvents.size())).anyMatch(event -> event.startsWith("released on "));
+        assertThat(clientEvents.subList(releasing + 1, clientEvents.size()))
+                .anyMatch(event -> event.startsWith("released on "));
     }
 
     @Test
@@ -78,7 +82,9 @@ class ReleasingListenerTests {
         assertThat(lock.tryLock(0, 30_000, TimeUnit.MILLISECONDS, 42L)).isTrue();
         assertThat(redis.command("DEL", name)).isEqualTo("1");
         assertThatThrownBy(() -> lock.unlock(42L)).isInstanceOf(IllegalMonitorStateException.class);
-        assertThat(events).containsExactly("acquired", "releasing on " + Thread.currentThread().getName(), "lost");
+        assertThat(events)
+                .containsExactly(
+                        "acquired", "releasing on " + Thread.currentThread().getName(), "lost");
     }
 
     private record Recorder(List<String> events) implements LockListener {

@@ -4,17 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 class ReplicaSyncTests {
 
@@ -29,8 +27,10 @@ class ReplicaSyncTests {
         await().atMost(Duration.ofSeconds(15))
                 .until(() -> replica.command("INFO", "replication").contains("master_link_status:up")
                         && master.command("INFO", "replication").contains("connected_slaves:1"));
-        client = LockClient.create(LockClientOptions.builder().uri(master.uri())
-                .replicaSync(1, Duration.ofMillis(300)).build());
+        client = LockClient.create(LockClientOptions.builder()
+                .uri(master.uri())
+                .replicaSync(1, Duration.ofMillis(300))
+                .build());
     }
 
     @AfterAll
@@ -61,13 +61,13 @@ class ReplicaSyncTests {
                     .isInstanceOf(LockException.class)
                     .hasMessageContaining("'" + name + "'")
                     .hasMessageContaining("only 0 of the 1 required replicas acknowledged it within 300 ms");
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(900), Duration.ofSeconds(5));
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isBetween(Duration.ofMillis(900), Duration.ofSeconds(5));
             assertThat(master.command("EXISTS", name)).isEqualTo("0");
             assertThatThrownBy(lock::tryLock).isInstanceOf(LockException.class).hasMessageContaining("replicaSync");
             assertThat(master.command("EXISTS", name)).isEqualTo("0");
             assertThat(client.heldLocks()).noneMatch(h -> h.name().equals(name));
-        }
-        finally {
+        } finally {
             replica.resume();
         }
     }
@@ -83,15 +83,15 @@ class ReplicaSyncTests {
             acquired = CompletableFuture.supplyAsync(() -> {
                 try {
                     return lock.tryLock(10, 10, TimeUnit.SECONDS, owner);
-                }
-                catch (InterruptedException ex) {
+                } catch (InterruptedException ex) {
                     throw new IllegalStateException(ex);
                 }
             });
             // Let at least one guarded attempt fail before the replica answers again.
-            await().pollDelay(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> !acquired.isDone());
-        }
-        finally {
+            await().pollDelay(Duration.ofMillis(700))
+                    .atMost(Duration.ofSeconds(2))
+                    .until(() -> !acquired.isDone());
+        } finally {
             replica.resume();
         }
         assertThat(acquired.get(10, TimeUnit.SECONDS)).isTrue();

@@ -2,15 +2,13 @@ package dev.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.Test;
-
 import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.Scripts;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 
 /** Every script loads on a real server under the SHA-1 we compute, and survives SCRIPT FLUSH. */
 class ScriptTests {
@@ -20,13 +18,16 @@ class ScriptTests {
     @Test
     void shouldComputeTheShaRedisAssigns() {
         for (LuaScript script : Scripts.all()) {
-            assertThat(redis.command("SCRIPT", "LOAD", script.source())).as(script.name()).isEqualTo(script.sha1());
+            assertThat(redis.command("SCRIPT", "LOAD", script.source()))
+                    .as(script.name())
+                    .isEqualTo(script.sha1());
         }
     }
 
     @Test
     void shouldExpandSharedFragments() {
-        assertThat(Scripts.all()).allSatisfy(script -> assertThat(script.source()).doesNotContain("--! include"));
+        assertThat(Scripts.all())
+                .allSatisfy(script -> assertThat(script.source()).doesNotContain("--! include"));
         assertThat(Scripts.RW_READ_ACQUIRE.source()).contains("local function sweep(key, base)");
     }
 
@@ -37,10 +38,12 @@ class ScriptTests {
             assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS)).isTrue();
             lock.unlock();
             redis.command("SCRIPT", "FLUSH");
-            assertThat(redis.command("SCRIPT", "EXISTS", Scripts.REENTRANT_ACQUIRE.sha1())).isEqualTo("0");
+            assertThat(redis.command("SCRIPT", "EXISTS", Scripts.REENTRANT_ACQUIRE.sha1()))
+                    .isEqualTo("0");
             assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS)).isTrue();
             lock.unlock();
-            assertThat(redis.command("SCRIPT", "EXISTS", Scripts.REENTRANT_ACQUIRE.sha1())).isEqualTo("1");
+            assertThat(redis.command("SCRIPT", "EXISTS", Scripts.REENTRANT_ACQUIRE.sha1()))
+                    .isEqualTo("1");
         }
     }
 }

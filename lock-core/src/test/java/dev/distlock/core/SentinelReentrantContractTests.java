@@ -1,10 +1,9 @@
 package dev.distlock.core;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-
 import dev.distlock.core.contract.AbstractRedisLockContractTests;
 import dev.distlock.core.test.RedisSentinelGroup;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 
 /** The reentrant lock keeps its contract behind Redis Sentinel (a master, a replica, three sentinels). */
 class SentinelReentrantContractTests extends AbstractRedisLockContractTests {
@@ -23,8 +22,10 @@ class SentinelReentrantContractTests extends AbstractRedisLockContractTests {
 
     @Override
     protected LockClient newClient() {
-        return LockClient.create(LockClientOptions.builder().sentinel(RedisSentinelGroup.MASTER_ID, group.sentinelUris())
-                .watchdogTimeout(WATCHDOG).build());
+        return LockClient.create(LockClientOptions.builder()
+                .sentinel(RedisSentinelGroup.MASTER_ID, group.sentinelUris())
+                .watchdogTimeout(WATCHDOG)
+                .build());
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisCluster;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -10,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,9 +22,6 @@ import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
-
-import dev.distlock.core.test.RedisCluster;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * On a Redis 7+ Cluster Redisson waits on sharded channels (SSUBSCRIBE) and its scripts SPUBLISH;
@@ -44,6 +42,7 @@ class ShardedPubSubTests {
 
     /** Redisson's locks belong to the calling thread: one thread holds, one waits. */
     private final ExecutorService redissonHolder = Executors.newSingleThreadExecutor();
+
     private final ExecutorService waiters = Executors.newCachedThreadPool();
     private String name;
 
@@ -54,7 +53,8 @@ class ShardedPubSubTests {
         Config config = new Config();
         config.useClusterServers().addNodeAddress(cluster.uris());
         redisson = Redisson.create(config);
-        distlock = LockClient.create(LockClientOptions.builder().cluster(cluster.uris()).build());
+        distlock = LockClient.create(
+                LockClientOptions.builder().cluster(cluster.uris()).build());
     }
 
     @AfterAll
@@ -85,8 +85,8 @@ class ShardedPubSubTests {
         RedisLock ours = distlock.getLock(name);
         ours.lock(LEASE_SECONDS, TimeUnit.SECONDS);
         RLock theirs = redisson.getLock(name);
-        Future<Long> acquiredAt = waiters.submit(acquire(() -> theirs.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS),
-                theirs::unlock));
+        Future<Long> acquiredAt =
+                waiters.submit(acquire(() -> theirs.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS), theirs::unlock));
         awaitSubscribers("redisson_lock__channel:{" + name + "}", 1);
 
         long released = System.nanoTime();
@@ -98,10 +98,12 @@ class ShardedPubSubTests {
     @Test
     void whenRedissonUnlocksThenADistlockWaiterWakesPromptly() throws Exception {
         RLock theirs = redisson.getLock(name);
-        redissonHolder.submit(() -> theirs.lock(LEASE_SECONDS, TimeUnit.SECONDS)).get(30, TimeUnit.SECONDS);
+        redissonHolder
+                .submit(() -> theirs.lock(LEASE_SECONDS, TimeUnit.SECONDS))
+                .get(30, TimeUnit.SECONDS);
         RedisLock ours = distlock.getLock(name);
-        Future<Long> acquiredAt = waiters.submit(acquire(() -> ours.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS),
-                ours::unlock));
+        Future<Long> acquiredAt =
+                waiters.submit(acquire(() -> ours.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS), ours::unlock));
         awaitWaiting("redisson_lock__channel:{" + name + "}");
 
         long released = System.nanoTime();
@@ -128,10 +130,12 @@ class ShardedPubSubTests {
     @Test
     void whenRedissonReleasesAWriteLockThenADistlockReaderWakesPromptly() throws Exception {
         RReadWriteLock theirs = redisson.getReadWriteLock(name);
-        redissonHolder.submit(() -> theirs.writeLock().lock(LEASE_SECONDS, TimeUnit.SECONDS)).get(30, TimeUnit.SECONDS);
+        redissonHolder
+                .submit(() -> theirs.writeLock().lock(LEASE_SECONDS, TimeUnit.SECONDS))
+                .get(30, TimeUnit.SECONDS);
         RedisReadWriteLock ours = distlock.getReadWriteLock(name);
-        Future<Long> acquiredAt = waiters.submit(acquire(
-                () -> ours.readLock().tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS), ours.readLock()::unlock));
+        Future<Long> acquiredAt = waiters.submit(
+                acquire(() -> ours.readLock().tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS), ours.readLock()::unlock));
         awaitWaiting("redisson_rwlock:{" + name + "}");
 
         long released = System.nanoTime();
@@ -145,10 +149,11 @@ class ShardedPubSubTests {
         RedisLock ours = distlock.getFairLock(name);
         ours.lock(LEASE_SECONDS, TimeUnit.SECONDS);
         RLock theirs = redisson.getFairLock(name);
-        Future<Long> acquiredAt = waiters.submit(acquire(() -> theirs.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS),
-                theirs::unlock));
+        Future<Long> acquiredAt =
+                waiters.submit(acquire(() -> theirs.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS), theirs::unlock));
         String queue = "redisson_lock_queue:{" + name + "}";
-        await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(cluster.masterOf(queue).command("LLEN", queue)));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "1".equals(cluster.masterOf(queue).command("LLEN", queue)));
         String head = cluster.masterOf(queue).command("LINDEX", queue, "0");
         awaitSubscribers("redisson_lock__channel:{" + name + "}:" + head, 1);
 
@@ -161,15 +166,20 @@ class ShardedPubSubTests {
     @Test
     void whenWaitingOnAClusterThenSubscribesWithSsubscribeOnTheSlotOwningMaster() throws Exception {
         RLock theirs = redisson.getLock(name);
-        redissonHolder.submit(() -> theirs.lock(LEASE_SECONDS, TimeUnit.SECONDS)).get(30, TimeUnit.SECONDS);
+        redissonHolder
+                .submit(() -> theirs.lock(LEASE_SECONDS, TimeUnit.SECONDS))
+                .get(30, TimeUnit.SECONDS);
         RedisLock ours = distlock.getLock(name);
-        Future<Long> acquiredAt = waiters.submit(acquire(() -> ours.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS),
-                ours::unlock));
+        Future<Long> acquiredAt =
+                waiters.submit(acquire(() -> ours.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS), ours::unlock));
         String channel = "redisson_lock__channel:{" + name + "}";
         // Only Distlock waits, so the one sharded subscriber of the channel on its master is ours.
         awaitSubscribers(channel, 1);
-        assertThat(cluster.masters().stream().mapToLong(node -> count(node.command("PUBSUB", "NUMSUB", channel))).sum())
-                .as("plain subscribers").isZero();
+        assertThat(cluster.masters().stream()
+                        .mapToLong(node -> count(node.command("PUBSUB", "NUMSUB", channel)))
+                        .sum())
+                .as("plain subscribers")
+                .isZero();
         redissonHolder.submit(theirs::unlock).get(30, TimeUnit.SECONDS);
         acquiredAt.get(LEASE_SECONDS + 15, TimeUnit.SECONDS);
     }
@@ -191,8 +201,12 @@ class ShardedPubSubTests {
 
     /** Waits until someone listens on the channel, sharded on its master or plain on any node. */
     private static void awaitWaiting(String channel) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> count(cluster.masterOf(channel).command("PUBSUB", "SHARDNUMSUB", channel))
-                + cluster.masters().stream().mapToLong(node -> count(node.command("PUBSUB", "NUMSUB", channel))).sum() > 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> count(cluster.masterOf(channel).command("PUBSUB", "SHARDNUMSUB", channel))
+                                + cluster.masters().stream()
+                                        .mapToLong(node -> count(node.command("PUBSUB", "NUMSUB", channel)))
+                                        .sum()
+                        > 0);
     }
 
     private static long count(String reply) {
@@ -201,7 +215,10 @@ class ShardedPubSubTests {
     }
 
     private static void assertWokenPromptly(Future<Long> acquiredAt, long released) throws Exception {
-        long wokenAfterMillis = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(LEASE_SECONDS + 15, TimeUnit.SECONDS) - released);
-        assertThat(wokenAfterMillis).as("ms from the release until the waiter held the lock").isLessThan(WAKE_BOUND_MILLIS);
+        long wokenAfterMillis =
+                TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(LEASE_SECONDS + 15, TimeUnit.SECONDS) - released);
+        assertThat(wokenAfterMillis)
+                .as("ms from the release until the waiter held the lock")
+                .isLessThan(WAKE_BOUND_MILLIS);
     }
 }

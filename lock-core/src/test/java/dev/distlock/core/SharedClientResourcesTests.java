@@ -1,19 +1,17 @@
 package dev.distlock.core;
 
-import java.net.SocketAddress;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A client built with shared Lettuce resources runs its scripts through them and leaves them open. */
 class SharedClientResourcesTests {
@@ -23,20 +21,29 @@ class SharedClientResourcesTests {
     @Test
     void shouldRunLockScriptsThroughSharedResourcesAndLeaveThemOpenOnClose() throws Exception {
         List<String> commands = new CopyOnWriteArrayList<>();
-        ClientResources resources = DefaultClientResources.builder().commandLatencyRecorder(new CommandLatencyRecorder() {
-            @Override
-            public void recordCommandLatency(SocketAddress local, SocketAddress remote, ProtocolKeyword commandType,
-                    long firstResponseLatency, long completionLatency) {
-                commands.add(commandType.toString());
-            }
+        ClientResources resources = DefaultClientResources.builder()
+                .commandLatencyRecorder(new CommandLatencyRecorder() {
+                    @Override
+                    public void recordCommandLatency(
+                            SocketAddress local,
+                            SocketAddress remote,
+                            ProtocolKeyword commandType,
+                            long firstResponseLatency,
+                            long completionLatency) {
+                        commands.add(commandType.toString());
+                    }
 
-            @Override
-            public boolean isEnabled() {
-                return true;
-            }
-        }).build();
+                    @Override
+                    public boolean isEnabled() {
+                        return true;
+                    }
+                })
+                .build();
         try {
-            LockClientOptions options = LockClientOptions.builder().uri(redis.uri()).clientResources(resources).build();
+            LockClientOptions options = LockClientOptions.builder()
+                    .uri(redis.uri())
+                    .clientResources(resources)
+                    .build();
             assertThat(options.clientResources()).isSameAs(resources);
             try (LockClient client = LockClient.create(options)) {
                 RedisLock lock = client.getLock("shared-resources");
@@ -45,8 +52,7 @@ class SharedClientResourcesTests {
             }
             assertThat(commands).anyMatch(command -> command.startsWith("EVAL"));
             assertThat(resources.eventExecutorGroup().isShuttingDown()).isFalse();
-        }
-        finally {
+        } finally {
             resources.shutdown();
         }
     }

@@ -3,20 +3,18 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * A waiter whose subscription failed, or was lost with its connection, still hears the next
@@ -95,13 +93,16 @@ class SubscriptionFaultTests {
 
     /** Redis logs every refused SUBSCRIBE, naming the channel. */
     private void awaitSubscribeRefused() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis.command("ACL", "LOG").contains("{" + name + "}"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> redis.command("ACL", "LOG").contains("{" + name + "}"));
     }
 
     private Future<Long> waitInBackground() {
         return pool.submit(() -> {
             RedisLock waiter = waiterClient.getLock(name);
-            assertThat(waiter.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS)).as("waiter acquired").isTrue();
+            assertThat(waiter.tryLock(60, LEASE_SECONDS, TimeUnit.SECONDS))
+                    .as("waiter acquired")
+                    .isTrue();
             long at = System.nanoTime();
             waiter.unlock();
             return at;
@@ -120,8 +121,10 @@ class SubscriptionFaultTests {
     }
 
     private void assertWokenPromptly(Future<Long> acquiredAt, long released) throws Exception {
-        long wokenAfterMillis = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(LEASE_SECONDS + 15, TimeUnit.SECONDS) - released);
-        assertThat(wokenAfterMillis).as("ms from the release until the waiter held the lock")
+        long wokenAfterMillis =
+                TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(LEASE_SECONDS + 15, TimeUnit.SECONDS) - released);
+        assertThat(wokenAfterMillis)
+                .as("ms from the release until the waiter held the lock")
                 .isLessThan(WAKE_BOUND.toMillis());
     }
 }

@@ -2,15 +2,13 @@ package dev.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.test.RedisServers;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
-
-import dev.distlock.core.test.RedisServers;
 
 /** Virtual threads are owners like platform threads (runs on Java 21+, where they exist). */
 @EnabledForJreRange(min = JRE.JAVA_21)
@@ -26,7 +24,8 @@ class VirtualThreadOwnerTests {
                 RedisLock lock = client.getLock(name);
                 lock.lock(30, TimeUnit.SECONDS);
                 firstHolds.complete(lock.isHeldByCurrentThread());
-                Thread second = startVirtual(() -> secondRefused.complete(!client.getLock(name).tryLock()));
+                Thread second = startVirtual(
+                        () -> secondRefused.complete(!client.getLock(name).tryLock()));
                 join(second);
                 lock.unlock();
             });
@@ -38,9 +37,10 @@ class VirtualThreadOwnerTests {
     private static Thread startVirtual(Runnable task) {
         try {
             Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
-            return (Thread) Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class).invoke(builder, task);
-        }
-        catch (ReflectiveOperationException ex) {
+            return (Thread) Class.forName("java.lang.Thread$Builder")
+                    .getMethod("start", Runnable.class)
+                    .invoke(builder, task);
+        } catch (ReflectiveOperationException ex) {
             throw new IllegalStateException(ex);
         }
     }
@@ -48,8 +48,7 @@ class VirtualThreadOwnerTests {
     private static void join(Thread thread) {
         try {
             thread.join();
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
     }

@@ -3,6 +3,19 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.distlock.core.internal.lock.LockEngine;
+import dev.distlock.core.internal.lock.ReentrantRedisLock;
+import dev.distlock.core.internal.script.ScriptExecutor;
+import dev.distlock.core.internal.script.Scripts;
+import dev.distlock.core.internal.watchdog.LeaseWatchdog;
+import dev.distlock.core.test.RedisCluster;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,26 +26,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
-
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
-import io.lettuce.core.cluster.SlotHash;
-
-import dev.distlock.core.internal.lock.LockEngine;
-import dev.distlock.core.internal.lock.ReentrantRedisLock;
-import dev.distlock.core.internal.script.ScriptExecutor;
-import dev.distlock.core.internal.script.Scripts;
-import dev.distlock.core.internal.watchdog.LeaseWatchdog;
-import dev.distlock.core.test.RedisCluster;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** The watchdog under faults: a frozen Cluster master, a key in a bad state, a renewal that races a re-acquisition. */
 @Tag("fault")
@@ -70,10 +67,15 @@ class WatchdogFaultTests {
             master.command("CONFIG", "SET", "cluster-node-timeout", "120000");
             master.command("CONFIG", "SET", "cluster-require-full-coverage", "no");
         }
-        LockClient alice = closeLater(LockClient.create(LockClientOptions.builder().cluster(cluster.uris())
-                .commandTimeout(Duration.ofSeconds(1)).watchdogTimeout(Duration.ofSeconds(3)).build()));
-        LockClient bob = closeLater(LockClient.create(LockClientOptions.builder().cluster(cluster.uris())
-                .commandTimeout(Duration.ofSeconds(1)).build()));
+        LockClient alice = closeLater(LockClient.create(LockClientOptions.builder()
+                .cluster(cluster.uris())
+                .commandTimeout(Duration.ofSeconds(1))
+                .watchdogTimeout(Duration.ofSeconds(3))
+                .build()));
+        LockClient bob = closeLater(LockClient.create(LockClientOptions.builder()
+                .cluster(cluster.uris())
+                .commandTimeout(Duration.ofSeconds(1))
+                .build()));
         String run = UUID.randomUUID().toString();
         List<String> onFrozen = new ArrayList<>();
         Set<Integer> slots = new HashSet<>();
@@ -83,27 +85,29 @@ class WatchdogFaultTests {
             int master = cluster.masterIndexOf(name);
             if (master == 0 && onFrozen.size() < 6 && slots.add(SlotHash.getSlot(name))) {
                 onFrozen.add(name);
-            }
-            else if (master == 1 && healthy == null) {
+            } else if (master == 1 && healthy == null) {
                 healthy = name;
             }
         }
         long owner = RedisLock.newOwnerId();
         for (String name : onFrozen) {
-            assertThat(alice.getLock(name).tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner)).isTrue();
+            assertThat(alice.getLock(name).tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner))
+                    .isTrue();
         }
         RedisLock healthyLock = alice.getLock(healthy);
-        assertThat(healthyLock.tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner)).isTrue();
+        assertThat(healthyLock.tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner))
+                .isTrue();
         RedisLock contender = bob.getLock(healthy);
         long bobOwner = RedisLock.newOwnerId();
         RedisServer frozen = cluster.masters().get(0);
         frozen.pause();
         try {
             // Three watchdog timeouts: only renewals that do not wait behind the frozen master keep it.
-            await().during(Duration.ofSeconds(9)).atMost(Duration.ofSeconds(12)).pollInterval(Duration.ofMillis(250))
+            await().during(Duration.ofSeconds(9))
+                    .atMost(Duration.ofSeconds(12))
+                    .pollInterval(Duration.ofMillis(250))
                     .until(() -> !contender.tryLock(0, 30, TimeUnit.SECONDS, bobOwner));
-        }
-        finally {
+        } finally {
             frozen.resume();
         }
         assertThat(healthyLock.isHeldBy(owner)).isTrue();
@@ -119,28 +123,44 @@ class WatchdogFaultTests {
         logged.start();
         watchdogLog.addAppender(logged);
         closeLater(() -> watchdogLog.detachAppender(logged));
-        LockClient client = closeLater(LockClient.create(LockClientOptions.builder().uri(redis.uri())
-                .watchdogTimeout(Duration.ofSeconds(3)).listener(recordingLosses()).build()));
+        LockClient client = closeLater(LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .watchdogTimeout(Duration.ofSeconds(3))
+                .listener(recordingLosses())
+                .build()));
         String good = "renew-good:" + UUID.randomUUID();
         String bad = "renew-bad:" + UUID.randomUUID();
         long goodOwner = RedisLock.newOwnerId();
         long badOwner = RedisLock.newOwnerId();
-        assertThat(client.getLock(good).tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, goodOwner)).isTrue();
-        assertThat(client.getLock(bad).tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, badOwner)).isTrue();
+        assertThat(client.getLock(good).tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, goodOwner))
+                .isTrue();
+        assertThat(client.getLock(bad).tryLock(0, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, badOwner))
+                .isTrue();
         // Someone overwrites one lock key with a string: every command on it now fails with WRONGTYPE.
         redis.command("SET", bad, "not-a-lock");
 
         LockEngine engine = client.engine();
-        List<Long> reply = engine.scripts().<List<Long>>run(Scripts.RENEW, new String[] {good, bad}, "3000",
-                engine.ownerField(goodOwner), engine.ownerField(badOwner)).get(5, TimeUnit.SECONDS);
-        assertThat(reply).as("renewed, unknown (neither renewed nor found lost)").containsExactly(1L, -1L);
+        List<Long> reply = engine.scripts()
+                .<List<Long>>run(
+                        Scripts.RENEW,
+                        new String[] {good, bad},
+                        "3000",
+                        engine.ownerField(goodOwner),
+                        engine.ownerField(badOwner))
+                .get(5, TimeUnit.SECONDS);
+        assertThat(reply)
+                .as("renewed, unknown (neither renewed nor found lost)")
+                .containsExactly(1L, -1L);
 
         // Three watchdog timeouts: the good hold lives only if its batch survives the bad key.
-        await().during(Duration.ofSeconds(9)).atMost(Duration.ofSeconds(12))
-                .until(() -> "1".equals(redis.command("HEXISTS", good, engine.ownerField(goodOwner))));
-        assertThat(lost).as("a key in a bad state is retried, not declared lost").isEmpty();
+        await().during(Duration.ofSeconds(9)).atMost(Duration.ofSeconds(12)).until(() -> "1"
+                .equals(redis.command("HEXISTS", good, engine.ownerField(goodOwner))));
+        assertThat(lost)
+                .as("a key in a bad state is retried, not declared lost")
+                .isEmpty();
         await().atMost(Duration.ofSeconds(10)).until(() -> logged.list.stream()
-                .anyMatch(event -> event.getLevel() == Level.WARN && event.getFormattedMessage().contains(bad)));
+                .anyMatch(event -> event.getLevel() == Level.WARN
+                        && event.getFormattedMessage().contains(bad)));
         client.getLock(good).unlock(goodOwner);
     }
 
@@ -153,13 +173,27 @@ class WatchdogFaultTests {
         String write = "rw-renew-write:" + UUID.randomUUID();
         String bad = "rw-renew-bad:" + UUID.randomUUID();
         long owner = RedisLock.newOwnerId();
-        assertThat(client.getReadWriteLock(read).readLock().tryLock(0, 30, TimeUnit.SECONDS, owner)).isTrue();
-        assertThat(client.getReadWriteLock(write).writeLock().tryLock(0, 30, TimeUnit.SECONDS, owner)).isTrue();
+        assertThat(client.getReadWriteLock(read).readLock().tryLock(0, 30, TimeUnit.SECONDS, owner))
+                .isTrue();
+        assertThat(client.getReadWriteLock(write).writeLock().tryLock(0, 30, TimeUnit.SECONDS, owner))
+                .isTrue();
         redis.command("SET", bad, "not-a-lock");
-        List<Long> reads = engine.scripts().<List<Long>>run(Scripts.RW_READ_RENEW, new String[] {read, bad}, "60000",
-                engine.ownerField(owner), engine.ownerField(owner)).get(5, TimeUnit.SECONDS);
-        List<Long> writes = engine.scripts().<List<Long>>run(Scripts.RW_WRITE_RENEW, new String[] {write, bad}, "60000",
-                engine.ownerField(owner) + ":write", engine.ownerField(owner) + ":write").get(5, TimeUnit.SECONDS);
+        List<Long> reads = engine.scripts()
+                .<List<Long>>run(
+                        Scripts.RW_READ_RENEW,
+                        new String[] {read, bad},
+                        "60000",
+                        engine.ownerField(owner),
+                        engine.ownerField(owner))
+                .get(5, TimeUnit.SECONDS);
+        List<Long> writes = engine.scripts()
+                .<List<Long>>run(
+                        Scripts.RW_WRITE_RENEW,
+                        new String[] {write, bad},
+                        "60000",
+                        engine.ownerField(owner) + ":write",
+                        engine.ownerField(owner) + ":write")
+                .get(5, TimeUnit.SECONDS);
         assertThat(reads).containsExactly(1L, -1L);
         assertThat(writes).containsExactly(1L, -1L);
         assertThat(Long.parseLong(redis.command("PTTL", write))).isGreaterThan(30_000);
@@ -169,7 +203,8 @@ class WatchdogFaultTests {
     void whenARenewalIsSentAfterItsHoldWasReleasedAndRetakenWithAnExplicitLeaseThenItDoesNotExtendIt()
             throws Exception {
         RedisServer redis = RedisServers.shared();
-        LockEngine engine = closeLater(new LockEngine(LockClientOptions.builder().uri(redis.uri()).build()));
+        LockEngine engine = closeLater(
+                new LockEngine(LockClientOptions.builder().uri(redis.uri()).build()));
         ReentrantRedisLock lock = new ReentrantRedisLock(engine, "stale-renewal:" + UUID.randomUUID());
         lock.lock();
         CountDownLatch renewalBuilt = new CountDownLatch(1);
@@ -180,14 +215,18 @@ class WatchdogFaultTests {
             renewalBuilt.countDown();
             try {
                 send.await(30, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
             return engine.connector().commands();
         });
-        LeaseWatchdog watchdog = new LeaseWatchdog(engine.holds(), delayed, key -> 0, hold -> lost.add(hold.lockName()),
-                Duration.ofSeconds(60), Duration.ofSeconds(5));
+        LeaseWatchdog watchdog = new LeaseWatchdog(
+                engine.holds(),
+                delayed,
+                key -> 0,
+                hold -> lost.add(hold.lockName()),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(5));
         CompletableFuture<Void> round = CompletableFuture.runAsync(watchdog::renewAll);
         assertThat(renewalBuilt.await(10, TimeUnit.SECONDS)).isTrue();
         long owner = Thread.currentThread().getId();
@@ -195,23 +234,22 @@ class WatchdogFaultTests {
             lock.unlock(owner);
             try {
                 assertThat(lock.tryLock(0, 3000, TimeUnit.MILLISECONDS, owner)).isTrue();
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 throw new IllegalStateException(ex);
             }
         });
         try {
             // Unfixed, the owner is done long before the renewal goes out; fixed, it waits for it.
             retake.get(5, TimeUnit.SECONDS);
-        }
-        catch (java.util.concurrent.TimeoutException ex) {
+        } catch (java.util.concurrent.TimeoutException ex) {
             // The owner waits until the renewal is on its way; let it go.
         }
         send.countDown();
         round.get(10, TimeUnit.SECONDS);
         retake.get(10, TimeUnit.SECONDS);
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(lock.remainTimeToLive())
-                .as("the explicit 3 s lease, not the 60 s watchdog lease").isBetween(1L, 3000L));
+                .as("the explicit 3 s lease, not the 60 s watchdog lease")
+                .isBetween(1L, 3000L));
         await().atMost(Duration.ofSeconds(10)).until(() -> !lock.isLocked());
         assertThat(lost).isEmpty();
     }

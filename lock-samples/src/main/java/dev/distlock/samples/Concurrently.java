@@ -16,8 +16,7 @@ import java.util.function.IntFunction;
  */
 public final class Concurrently {
 
-    private Concurrently() {
-    }
+    private Concurrently() {}
 
     /**
      * Runs {@code count} workers at once.
@@ -60,18 +59,15 @@ public final class Concurrently {
                 results.add(future.get());
             }
             return results;
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the workers", ex);
-        }
-        catch (ExecutionException ex) {
+        } catch (ExecutionException ex) {
             if (ex.getCause() instanceof RuntimeException runtime) {
                 throw runtime;
             }
             throw new IllegalStateException(ex.getCause());
-        }
-        finally {
+        } finally {
             pool.shutdownNow();
         }
     }

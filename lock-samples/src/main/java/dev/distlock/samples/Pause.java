@@ -7,8 +7,7 @@ import java.time.Duration;
  */
 public final class Pause {
 
-    private Pause() {
-    }
+    private Pause() {}
 
     /**
      * Sleeps, keeping the interrupt flag if interrupted.
@@ -17,8 +16,7 @@ public final class Pause {
     public static void of(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while working", ex);
         }

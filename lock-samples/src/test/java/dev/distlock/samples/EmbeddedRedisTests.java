@@ -1,22 +1,20 @@
 package dev.distlock.samples;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.time.Duration;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
 import dev.distlock.samples.redis.EmbeddedRedis;
 import dev.distlock.samples.redis.EmbeddedRedisInitializer;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Starts the sample with no Redis configured: it must start its own and stop it on shutdown.
@@ -34,7 +32,8 @@ class EmbeddedRedisTests {
         try {
             redis = context.getBean(EmbeddedRedisInitializer.BEAN_NAME, EmbeddedRedis.class);
             assertThat(redis.isRunning()).isTrue();
-            assertThat(context.getEnvironment().getProperty("distlock.redis.url")).isEqualTo(redis.url());
+            assertThat(context.getEnvironment().getProperty("distlock.redis.url"))
+                    .isEqualTo(redis.url());
             assertThat(listening(redis.port())).isTrue();
 
             LockClient client = context.getBean(LockClient.class);
@@ -43,8 +42,7 @@ class EmbeddedRedisTests {
             assertThat(lock.tryLock()).isTrue();
             assertThat(lock.isLocked()).isTrue();
             lock.unlock();
-        }
-        finally {
+        } finally {
             context.close();
         }
         assertThat(redis.isRunning()).isFalse();
@@ -52,21 +50,28 @@ class EmbeddedRedisTests {
     }
 
     @Test
-    @DisabledIfSystemProperty(named = "spring.aot.enabled", matches = "true", disabledReason = "AOT evaluates the"
-            + " connection-details conditions at build time, when no distlock.redis.url is set")
+    @DisabledIfSystemProperty(
+            named = "spring.aot.enabled",
+            matches = "true",
+            disabledReason = "AOT evaluates the"
+                    + " connection-details conditions at build time, when no distlock.redis.url is set")
     void whenDistlockRedisIsConfiguredThenNoEmbeddedRedisStarts() {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(SamplesApplication.class)
                 // The main class names the generated initializer in AOT mode (-Paot).
                 .main(SamplesApplication.class)
-                // A web server on a free port rather than no web application: AOT fixes the application type at build time.
-                .properties("server.port=0", "spring.main.lazy-initialization=true",
-                        "samples.report-interval=1h", "distlock.redis.url=" + dev.distlock.core.test.RedisServers.shared().uri())
+                // A web server on a free port rather than no web application: AOT fixes the application type at build
+                // time.
+                .properties(
+                        "server.port=0",
+                        "spring.main.lazy-initialization=true",
+                        "samples.report-interval=1h",
+                        "distlock.redis.url="
+                                + dev.distlock.core.test.RedisServers.shared().uri())
                 .run();
         try {
             assertThat(context.containsBean(EmbeddedRedisInitializer.BEAN_NAME)).isFalse();
             assertThat(context.getBean(LockClient.class).ping()).isPositive();
-        }
-        finally {
+        } finally {
             context.close();
         }
     }
@@ -75,8 +80,7 @@ class EmbeddedRedisTests {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
             return true;
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             return false;
         }
     }

@@ -1,10 +1,14 @@
 package dev.distlock.samples;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -18,18 +22,19 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.client.RestClient;
 import tools.jackson.databind.JsonNode;
 
-import dev.distlock.core.LockClient;
-import dev.distlock.core.test.RedisServers;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 /**
  * Starts the sample against the test Redis and calls every endpoint over HTTP.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "samples.work-time=50ms",
-        "samples.transfer-time=20ms", "samples.export-time=150ms", "samples.report-time=300ms",
-        "samples.report-interval=1h", "samples.handoff-time=100ms" })
+@SpringBootTest(
+        webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = {
+            "samples.work-time=50ms",
+            "samples.transfer-time=20ms",
+            "samples.export-time=150ms",
+            "samples.report-time=300ms",
+            "samples.report-interval=1h",
+            "samples.handoff-time=100ms"
+        })
 class SampleEndpointsTests {
 
     @LocalServerPort
@@ -69,7 +74,10 @@ class SampleEndpointsTests {
     @Test
     void whenBuyersRaceForTheLastUnitsThenEachUnitIsSoldOnce() {
         assertThat(put("/api/stock/pen?quantity=1").get("available").asInt()).isEqualTo(1);
-        assertThat(post("/api/stock/pen/reservations?quantity=1").get("reserved").asBoolean()).isTrue();
+        assertThat(post("/api/stock/pen/reservations?quantity=1")
+                        .get("reserved")
+                        .asBoolean())
+                .isTrue();
         JsonNode second = post("/api/stock/pen/reservations?quantity=1");
         assertThat(second.get("reserved").asBoolean()).isFalse();
         assertThat(second.get("remaining").asInt()).isZero();
@@ -89,17 +97,24 @@ class SampleEndpointsTests {
 
         JsonNode demo = post("/api/demo/tickets?customers=4&gapMillis=60");
         assertThat(demo.get("servedOrder")).hasSize(4);
-        assertThat(demo.get("servedInArrivalOrder").asBoolean()).as(demo.toString()).isTrue();
+        assertThat(demo.get("servedInArrivalOrder").asBoolean())
+                .as(demo.toString())
+                .isTrue();
     }
 
     @Test
     void whenReadersAndAWriterRunTogetherThenReadersShareAndTheWriterIsAlone() {
-        assertThat(put("/api/prices/pear?price=0.75").get("price").decimalValue()).isEqualByComparingTo("0.75");
+        assertThat(put("/api/prices/pear?price=0.75").get("price").decimalValue())
+                .isEqualByComparingTo("0.75");
         assertThat(get("/api/prices/pear").get("price").decimalValue()).isEqualByComparingTo("0.75");
 
         JsonNode demo = post("/api/demo/prices?readers=4");
-        assertThat(demo.get("mostConcurrentReaders").asInt()).as(demo.toString()).isGreaterThan(1);
-        assertThat(demo.get("readersRunningDuringWrite").asInt()).as(demo.toString()).isZero();
+        assertThat(demo.get("mostConcurrentReaders").asInt())
+                .as(demo.toString())
+                .isGreaterThan(1);
+        assertThat(demo.get("readersRunningDuringWrite").asInt())
+                .as(demo.toString())
+                .isZero();
     }
 
     @Test
@@ -143,19 +158,25 @@ class SampleEndpointsTests {
         assertThat(demo.get("withLock").get("expected").asLong()).isEqualTo(40);
         assertThat(demo.get("withLock").get("lostUpdates").asLong()).isZero();
         assertThat(demo.get("withLock").get("actual").asLong()).isEqualTo(40);
-        assertThat(demo.get("withoutLock").get("lostUpdates").asLong()).as(demo.toString()).isPositive();
+        assertThat(demo.get("withoutLock").get("lostUpdates").asLong())
+                .as(demo.toString())
+                .isPositive();
     }
 
     @Test
     void whenADemoRunsThenTheEndpointShowsTheHeldLockAndTheMetricsCountIt() {
-        CompletableFuture<JsonNode> demo = CompletableFuture.supplyAsync(() -> post("/api/demo/stock?sku=live&units=10&buyers=10"));
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
-            JsonNode held = get("/actuator/distlock").get("held");
-            assertThat(held.findValuesAsString("name")).contains("stock:live");
-        });
+        CompletableFuture<JsonNode> demo =
+                CompletableFuture.supplyAsync(() -> post("/api/demo/stock?sku=live&units=10&buyers=10"));
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .untilAsserted(() -> {
+                    JsonNode held = get("/actuator/distlock").get("held");
+                    assertThat(held.findValuesAsString("name")).contains("stock:live");
+                });
         assertThat(demo.join().get("reserved").asInt()).isEqualTo(10);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(
-                () -> assertThat(get("/actuator/distlock").get("held").findValuesAsString("name")).doesNotContain("stock:live"));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                        get("/actuator/distlock").get("held").findValuesAsString("name"))
+                .doesNotContain("stock:live"));
 
         JsonNode acquire = get("/actuator/metrics/distlock.acquire?tag=name:stock");
         assertThat(acquire.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(10);
@@ -172,12 +193,16 @@ class SampleEndpointsTests {
         }
         assertThat(stock).as(stats.toString()).isNotNull();
         assertThat(stock.get("p50").asDouble()).isPositive();
-        assertThat(stock.get("p99").asDouble()).isGreaterThanOrEqualTo(stock.get("p50").asDouble());
+        assertThat(stock.get("p99").asDouble())
+                .isGreaterThanOrEqualTo(stock.get("p50").asDouble());
     }
 
     @Test
     void whenTheHandoffDemoRunsThenTheEndpointReportsItsEventsForTheTimeline() {
-        long before = get("/actuator/distlock?eventsAfter=0").get("events").get("lastSequence").asLong();
+        long before = get("/actuator/distlock?eventsAfter=0")
+                .get("events")
+                .get("lastSequence")
+                .asLong();
         JsonNode demo = post("/api/demo/handoff?workers=3&rounds=2");
         assertThat(demo.get("holds").asInt()).isEqualTo(6);
         assertThat(demo.get("impatientHeld").asBoolean()).as(demo.toString()).isFalse();
@@ -190,8 +215,7 @@ class SampleEndpointsTests {
             assertThat(event.get("sequence").asLong()).isGreaterThan(before);
             if (event.get("name").asString().equals("baton")) {
                 baton.add(event.get("type").asString());
-            }
-            else if (event.get("name").asString().equals("baton-overrun")) {
+            } else if (event.get("name").asString().equals("baton-overrun")) {
                 overrun.add(event.get("type").asString());
             }
         }
@@ -199,24 +223,30 @@ class SampleEndpointsTests {
         assertThat(baton).filteredOn("released"::equals).hasSize(6);
         assertThat(baton).containsOnlyOnce("timed-out");
         assertThat(overrun).containsExactly("acquired", "lease-lost");
-        assertThat(get("/actuator/distlock").has("events")).as("events only when asked for").isFalse();
+        assertThat(get("/actuator/distlock").has("events"))
+                .as("events only when asked for")
+                .isFalse();
     }
 
     @Test
     void whenAJobFindsTheLockTakenThenTheTimeoutIsCounted() {
-        CompletableFuture<JsonNode> demo = CompletableFuture.supplyAsync(() -> post("/api/demo/report-job?instances=2"));
+        CompletableFuture<JsonNode> demo =
+                CompletableFuture.supplyAsync(() -> post("/api/demo/report-job?instances=2"));
         assertThat(demo.join().get("skipped").asInt()).isEqualTo(1);
         assertThat(get("/api/lock-stats").get("timeouts").asLong()).isPositive();
     }
 
     @Test
     void whenThePageIsRequestedThenItIsServedAndBadDemoArgumentsAreRejected() {
-        ResponseEntity<String> page = http().get().uri("/").accept(MediaType.TEXT_HTML).retrieve().toEntity(String.class);
+        ResponseEntity<String> page =
+                http().get().uri("/").accept(MediaType.TEXT_HTML).retrieve().toEntity(String.class);
         assertThat(page.getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(page.getBody()).contains("Distlock samples", "/actuator/distlock", "/api/demo/contention");
 
-        HttpStatus status = http().post().uri("/api/demo/contention?workers=0").exchange(
-                (request, response) -> HttpStatus.valueOf(response.getStatusCode().value()));
+        HttpStatus status = http().post()
+                .uri("/api/demo/contention?workers=0")
+                .exchange((request, response) ->
+                        HttpStatus.valueOf(response.getStatusCode().value()));
         assertThat(status).isEqualTo(HttpStatus.BAD_REQUEST);
     }
 }

@@ -1,5 +1,10 @@
 package dev.distlock.samples;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.distlock.core.test.RedisServers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,12 +31,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.distlock.core.test.RedisServers;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 /**
  * Loads the sample's page in a headless Chromium, runs the hand-off demo and checks the picture:
  * the bars of the exclusive {@code baton} lock appear, one per hold, and never overlap; the overrun
@@ -40,13 +38,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code target/screenshots/timeline.png}. Skipped where Chromium or its driver is not installed
  * (Debian: {@code apt-get install chromium chromium-driver}); it never downloads either.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = { "samples.handoff-time=400ms", "samples.report-interval=1h" })
+@SpringBootTest(
+        webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = {"samples.handoff-time=400ms", "samples.report-interval=1h"})
 class TimelineBrowserTests {
 
     private static final Path CHROMIUM = Paths.get(System.getProperty("samples.chromium", "/usr/bin/chromium"));
 
-    private static final Path CHROMEDRIVER = Paths.get(System.getProperty("samples.chromedriver", "/usr/bin/chromedriver"));
+    private static final Path CHROMEDRIVER =
+            Paths.get(System.getProperty("samples.chromedriver", "/usr/bin/chromedriver"));
 
     private static final int WORKERS = 5;
 
@@ -67,17 +67,29 @@ class TimelineBrowserTests {
 
     @BeforeEach
     void startBrowser() {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        assumeTrue(
+                Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 () -> "Chromium or chromedriver is not installed (" + CHROMIUM + ", " + CHROMEDRIVER
                         + "): skipping the browser test; on Debian: apt-get install chromium chromium-driver");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         // Root in a container has no sandbox; and nothing may reach the network but the app on loopback.
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--window-size=1280,1100", "--user-data-dir=" + profile.toAbsolutePath());
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--window-size=1280,1100",
+                "--user-data-dir=" + profile.toAbsolutePath());
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
         browser = new ChromeDriver(service, options);
     }
 
@@ -91,15 +103,22 @@ class TimelineBrowserTests {
     @Test
     void whenTheHandoffDemoRunsThenTheTimelineDrawsOneBarPerHoldAndNoneOverlap() throws IOException {
         browser.get("http://127.0.0.1:" + port + "/");
-        browser.findElement(By.cssSelector("button[data-demo='/api/demo/handoff']")).click();
+        browser.findElement(By.cssSelector("button[data-demo='/api/demo/handoff']"))
+                .click();
 
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> !browser.findElement(By.id("summary")).getText().isBlank());
         assertThat(browser.findElement(By.id("summary")).getText()).contains("holds of 'baton'");
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            assertThat(bars("baton")).filteredOn(bar -> bar.end() != null).hasSizeGreaterThanOrEqualTo(WORKERS * ROUNDS);
-            assertThat(bars("baton-overrun")).anySatisfy(bar -> assertThat(bar.lost()).isTrue());
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> {
+                    assertThat(bars("baton"))
+                            .filteredOn(bar -> bar.end() != null)
+                            .hasSizeGreaterThanOrEqualTo(WORKERS * ROUNDS);
+                    assertThat(bars("baton-overrun"))
+                            .anySatisfy(bar -> assertThat(bar.lost()).isTrue());
+                });
 
         List<Bar> baton = new ArrayList<>(bars("baton"));
         baton.sort(Comparator.comparingDouble(Bar::start));
@@ -111,22 +130,29 @@ class TimelineBrowserTests {
         for (int i = 1; i < baton.size(); i++) {
             Bar previous = baton.get(i - 1);
             Bar next = baton.get(i);
-            assertThat(next.start()).as("%s starts after %s ended", next, previous).isGreaterThanOrEqualTo(previous.end());
+            assertThat(next.start())
+                    .as("%s starts after %s ended", next, previous)
+                    .isGreaterThanOrEqualTo(previous.end());
         }
-        assertThat(baton).extracting(Bar::owner).anyMatch(owner -> owner.endsWith("/worker-1"))
+        assertThat(baton)
+                .extracting(Bar::owner)
+                .anyMatch(owner -> owner.endsWith("/worker-1"))
                 .anyMatch(owner -> owner.endsWith("/worker-" + WORKERS));
         assertThat(browser.findElements(By.cssSelector("#timeline rect.wait.gave-up[data-lock='baton']")))
-                .as("the impatient worker gave up").isNotEmpty();
+                .as("the impatient worker gave up")
+                .isNotEmpty();
         assertThat(((JavascriptExecutor) browser).executeScript("return document.getElementById('hist-lock').value"))
-                .as("the histograms show the busiest lock").isEqualTo("baton");
+                .as("the histograms show the busiest lock")
+                .isEqualTo("baton");
         assertThat(histogramCount("hist-acquire")).isGreaterThanOrEqualTo(WORKERS * ROUNDS);
         assertThat(histogramCount("hist-handoff")).isGreaterThanOrEqualTo(WORKERS * ROUNDS / 2);
 
         // The picture for the README: the last 10 s, where bars are wide enough to carry their owner.
-        ((JavascriptExecutor) browser).executeScript("const s = document.getElementById('timeline-window');"
-                + " s.value = '10'; s.dispatchEvent(new Event('change'))");
-        await().atMost(Duration.ofSeconds(5)).until(() -> "10000".equals(
-                browser.findElement(By.id("timeline")).getDomAttribute("data-window")));
+        ((JavascriptExecutor) browser)
+                .executeScript("const s = document.getElementById('timeline-window');"
+                        + " s.value = '10'; s.dispatchEvent(new Event('change'))");
+        await().atMost(Duration.ofSeconds(5)).until(() -> "10000"
+                .equals(browser.findElement(By.id("timeline")).getDomAttribute("data-window")));
         WebElement picture = browser.findElement(By.id("contention"));
         Path screenshot = Paths.get("target", "screenshots", "timeline.png");
         Files.createDirectories(screenshot.getParent());
@@ -136,24 +162,31 @@ class TimelineBrowserTests {
 
     @SuppressWarnings("unchecked")
     private List<Bar> bars(String lock) {
-        List<Map<String, Object>> rows = (List<Map<String, Object>>) ((JavascriptExecutor) browser).executeScript(
-                "return [...document.querySelectorAll('#timeline rect.hold')]"
-                        + ".filter(r => r.dataset.lock === arguments[0])"
-                        + ".map(r => ({start: r.dataset.start, end: r.dataset.end, owner: r.dataset.owner, lost: r.dataset.lost}))",
-                lock);
-        return rows.stream().map(row -> new Bar(Double.parseDouble((String) row.get("start")),
-                ((String) row.get("end")).isEmpty() ? null : Double.valueOf((String) row.get("end")),
-                (String) row.get("owner"), "true".equals(row.get("lost")))).toList();
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) ((JavascriptExecutor) browser)
+                .executeScript(
+                        "return [...document.querySelectorAll('#timeline rect.hold')]"
+                                + ".filter(r => r.dataset.lock === arguments[0])"
+                                + ".map(r => ({start: r.dataset.start, end: r.dataset.end, owner: r.dataset.owner, lost: r.dataset.lost}))",
+                        lock);
+        return rows.stream()
+                .map(row -> new Bar(
+                        Double.parseDouble((String) row.get("start")),
+                        ((String) row.get("end")).isEmpty() ? null : Double.valueOf((String) row.get("end")),
+                        (String) row.get("owner"),
+                        "true".equals(row.get("lost"))))
+                .toList();
     }
 
     // In one script: the page redraws every 250 ms, which would leave element references stale.
     private long histogramCount(String id) {
-        return ((Number) ((JavascriptExecutor) browser).executeScript(
-                "return [...document.querySelectorAll('#' + arguments[0] + ' rect.hist')]"
-                        + ".reduce((sum, r) => sum + Number(r.dataset.count), 0)", id)).longValue();
+        return ((Number) ((JavascriptExecutor) browser)
+                        .executeScript(
+                                "return [...document.querySelectorAll('#' + arguments[0] + ' rect.hist')]"
+                                        + ".reduce((sum, r) => sum + Number(r.dataset.count), 0)",
+                                id))
+                .longValue();
     }
 
     /** One bar of the timeline: a hold from start to end (epoch ms; end {@code null} while held). */
-    record Bar(double start, Double end, String owner, boolean lost) {
-    }
+    record Bar(double start, Double end, String owner, boolean lost) {}
 }

@@ -25,7 +25,7 @@ import java.lang.annotation.Target;
  * subscription and release it on termination or cancellation. By default the lock is taken before
  * a {@code @Transactional} method's transaction begins and released after it ends.
  */
-@Target({ ElementType.METHOD, ElementType.TYPE })
+@Target({ElementType.METHOD, ElementType.TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Inherited
 @Documented

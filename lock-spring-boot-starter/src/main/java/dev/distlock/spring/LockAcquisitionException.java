@@ -1,10 +1,8 @@
 package dev.distlock.spring;
 
-import java.time.Duration;
-
-import org.jspecify.annotations.Nullable;
-
 import dev.distlock.core.LockException;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock could not be acquired within its wait time, so the guarded code did not run.
@@ -22,8 +20,10 @@ public class LockAcquisitionException extends LockException {
      * @param cause underlying failure, or {@code null} when the wait simply ran out
      */
     public LockAcquisitionException(String lockName, Duration waitTime, @Nullable Throwable cause) {
-        super("Could not acquire lock '" + lockName + "' within " + waitTime
-                + (cause != null ? ": " + cause.getMessage() : ""), cause);
+        super(
+                "Could not acquire lock '" + lockName + "' within " + waitTime
+                        + (cause != null ? ": " + cause.getMessage() : ""),
+                cause);
         this.lockName = lockName;
     }
 

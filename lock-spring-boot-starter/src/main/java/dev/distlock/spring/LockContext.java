@@ -2,7 +2,6 @@ package dev.distlock.spring;
 
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,7 +40,8 @@ public final class LockContext {
     public static LockContext current() {
         LockContext context = CURRENT.get();
         if (context == null) {
-            throw new IllegalStateException("LockContext.current() called outside a @DistributedLock method or LockTemplate callback");
+            throw new IllegalStateException(
+                    "LockContext.current() called outside a @DistributedLock method or LockTemplate callback");
         }
         return context;
     }
@@ -94,7 +94,8 @@ public final class LockContext {
      * @param held tells whether the hold is still valid
      * @return the previous context, to pass to {@link #restore(LockContext)}
      */
-    public static @Nullable LockContext enter(String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held) {
+    public static @Nullable LockContext enter(
+            String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held) {
         LockContext previous = CURRENT.get();
         CURRENT.set(new LockContext(name, type, fencingToken, held));
         return previous;
@@ -107,8 +108,7 @@ public final class LockContext {
     public static void restore(@Nullable LockContext previous) {
         if (previous == null) {
             CURRENT.remove();
-        }
-        else {
+        } else {
             CURRENT.set(previous);
         }
     }

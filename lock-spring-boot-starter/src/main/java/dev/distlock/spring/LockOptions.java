@@ -2,7 +2,6 @@ package dev.distlock.spring;
 
 import java.time.Duration;
 import java.util.Objects;
-
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -2,7 +2,6 @@ package dev.distlock.spring;
 
 import java.util.NoSuchElementException;
 import java.util.Optional;
-
 import org.jspecify.annotations.Nullable;
 
 /**

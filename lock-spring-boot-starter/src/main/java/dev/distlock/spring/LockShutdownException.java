@@ -14,7 +14,10 @@ public class LockShutdownException extends LockAcquisitionException {
      * @param description what asked for the lock
      */
     public LockShutdownException(String lockName, String description) {
-        super(lockName, "Lock '" + lockName + "' not acquired for " + description
-                + ": the application is shutting down and takes no new locks", null);
+        super(
+                lockName,
+                "Lock '" + lockName + "' not acquired for " + description
+                        + ": the application is shutting down and takes no new locks",
+                null);
     }
 }

@@ -2,7 +2,6 @@ package dev.distlock.spring;
 
 import java.time.Duration;
 import java.util.function.Supplier;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,9 +80,10 @@ public interface LockTemplate {
      */
     default boolean tryExecute(String key, Duration waitTime, Runnable callback) {
         return tryExecute(key, waitTime, () -> {
-            callback.run();
-            return null;
-        }).wasExecuted();
+                    callback.run();
+                    return null;
+                })
+                .wasExecuted();
     }
 
     /**

@@ -9,8 +9,7 @@ import reactor.core.publisher.Mono;
  */
 public final class ReactorLockContext {
 
-    private ReactorLockContext() {
-    }
+    private ReactorLockContext() {}
 
     /**
      * Returns, from the Reactor context, the innermost lock held around the reactive chain of a
@@ -19,9 +18,12 @@ public final class ReactorLockContext {
      * @return a {@code Mono} of the context, failing with {@link IllegalStateException} outside such a chain
      */
     public static Mono<LockContext> current() {
-        return Mono.deferContextual(view -> view.<LockContext>getOrEmpty(LockContext.class)
-                .map(Mono::just)
-                .orElseGet(() -> Mono.error(new IllegalStateException(
-                        "ReactorLockContext.current() subscribed outside the chain of a reactive @DistributedLock method"))));
+        return Mono.deferContextual(
+                view -> view.<LockContext>getOrEmpty(LockContext.class)
+                        .map(Mono::just)
+                        .orElseGet(
+                                () -> Mono.error(
+                                        new IllegalStateException(
+                                                "ReactorLockContext.current() subscribed outside the chain of a reactive @DistributedLock method"))));
     }
 }

@@ -1,12 +1,18 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
+import dev.distlock.spring.autoconfigure.DistlockHealthAutoConfiguration;
+import dev.distlock.spring.internal.DistlockHealthIndicator;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -15,20 +21,18 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-import dev.distlock.core.LockClient;
-import dev.distlock.core.test.RedisServers;
-import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
-import dev.distlock.spring.autoconfigure.DistlockHealthAutoConfiguration;
-import dev.distlock.spring.internal.DistlockHealthIndicator;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Metrics, the distlock endpoint and health over a real HTTP server. */
 @DistlockRedisTest
-@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = { "management.endpoints.web.exposure.include=health,metrics,distlock",
-                "management.endpoint.health.show-details=always", "test.lock.name=named", "test.lock.region=eu-",
-                "distlock.redis.password=" })
+@SpringBootTest(
+        classes = TestApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=health,metrics,distlock",
+            "management.endpoint.health.show-details=always",
+            "test.lock.name=named",
+            "test.lock.region=eu-",
+            "distlock.redis.password="
+        })
 class ActuatorTests {
 
     @LocalServerPort
@@ -40,21 +44,31 @@ class ActuatorTests {
     @Autowired
     LockClient client;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> delete(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).DELETE().build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .DELETE()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -65,7 +79,8 @@ class ActuatorTests {
         HttpResponse<String> acquire = get("/actuator/metrics/distlock.acquire");
         assertThat(acquire.statusCode()).isEqualTo(200);
         assertThat(acquire.body()).contains("\"orders\"").contains("acquired").doesNotContain("m-1");
-        assertThat(get("/actuator/metrics/distlock.acquire?tag=name:orders&tag=outcome:acquired").body())
+        assertThat(get("/actuator/metrics/distlock.acquire?tag=name:orders&tag=outcome:acquired")
+                        .body())
                 .contains("\"COUNT\"");
         assertThat(get("/actuator/metrics/distlock.held").statusCode()).isEqualTo(200);
         assertThat(get("/actuator/metrics/distlock.active").statusCode()).isEqualTo(200);
@@ -78,21 +93,26 @@ class ActuatorTests {
         CompletableFuture<String> result = service.future("ep", work);
         try {
             // The caller gets its future at once; the lock is taken without blocking it.
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(10))
                     .until(() -> client.getLock("future:ep").isLocked());
             HttpResponse<String> list = get("/actuator/distlock");
             assertThat(list.statusCode()).isEqualTo(200);
-            assertThat(list.body()).contains("\"name\":\"future:ep\"").contains("\"template\":\"future\"")
-                    .contains("remainingTtlMillis").contains("LockedService.future()");
+            assertThat(list.body())
+                    .contains("\"name\":\"future:ep\"")
+                    .contains("\"template\":\"future\"")
+                    .contains("remainingTtlMillis")
+                    .contains("LockedService.future()");
             HttpResponse<String> one = get("/actuator/distlock/future:ep");
-            assertThat(one.body()).contains("\"locked\":true").contains("\"queueLength\":0")
+            assertThat(one.body())
+                    .contains("\"locked\":true")
+                    .contains("\"queueLength\":0")
                     .contains("\"holders\":{\"" + client.getId() + ":");
             // Read-only by default: neither the old POST nor the DELETE operation reaches force-unlock.
             assertThat(post("/actuator/distlock/future:ep").statusCode()).isBetween(400, 499);
             assertThat(delete("/actuator/distlock/future:ep").statusCode()).isBetween(400, 499);
             assertThat(client.getLock("future:ep").isLocked()).isTrue();
-        }
-        finally {
+        } finally {
             work.complete("x");
             result.get();
         }
@@ -103,15 +123,20 @@ class ActuatorTests {
     void shouldReportHealthUpWithLatency() throws Exception {
         HttpResponse<String> health = get("/actuator/health/distlock");
         assertThat(health.statusCode()).isEqualTo(200);
-        assertThat(health.body()).contains("\"status\":\"UP\"").contains("latencyMillis")
-                .contains("pubSubLatencyMillis").doesNotContain("password");
+        assertThat(health.body())
+                .contains("\"status\":\"UP\"")
+                .contains("latencyMillis")
+                .contains("pubSubLatencyMillis")
+                .doesNotContain("password");
     }
 
     @Test
     void shouldReportHealthDownWhenRedisIsUnreachable() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockHealthAutoConfiguration.class))
-                .withPropertyValues("distlock.redis.url=redis://:secret@127.0.0.1:" + RedisServers.freePort(),
+                .withConfiguration(
+                        AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockHealthAutoConfiguration.class))
+                .withPropertyValues(
+                        "distlock.redis.url=redis://:secret@127.0.0.1:" + RedisServers.freePort(),
                         "distlock.redis.timeout=500ms")
                 .run(context -> {
                     var health = context.getBean(DistlockHealthIndicator.class).health(true);

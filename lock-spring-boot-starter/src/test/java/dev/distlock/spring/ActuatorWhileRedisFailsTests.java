@@ -1,5 +1,9 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -7,18 +11,12 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 import tools.jackson.databind.json.JsonMapper;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A real Boot web app whose Redis servers stop: the endpoint answers with the state unknown and an
@@ -26,26 +24,41 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ActuatorWhileRedisFailsTests {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static ConfigurableApplicationContext start(String... properties) {
-        List<String> all = new ArrayList<>(List.of("server.port=0", "spring.main.banner-mode=off",
-                "management.endpoints.web.exposure.include=health,distlock", "management.endpoint.health.show-details=always",
-                "management.health.redis.enabled=false", "distlock.redis.timeout=1s", "test.lock.name=named",
+        List<String> all = new ArrayList<>(List.of(
+                "server.port=0",
+                "spring.main.banner-mode=off",
+                "management.endpoints.web.exposure.include=health,distlock",
+                "management.endpoint.health.show-details=always",
+                "management.health.redis.enabled=false",
+                "distlock.redis.timeout=1s",
+                "test.lock.name=named",
                 "test.lock.region=eu-"));
         all.addAll(List.of(properties));
-        return new SpringApplicationBuilder(TestApplication.class).web(WebApplicationType.SERVLET)
-                .properties(all.toArray(String[]::new)).run();
+        return new SpringApplicationBuilder(TestApplication.class)
+                .web(WebApplicationType.SERVLET)
+                .properties(all.toArray(String[]::new))
+                .run();
     }
 
     private HttpResponse<String> get(ConfigurableApplicationContext app, String path) throws Exception {
         int port = ((WebServerApplicationContext) app).getWebServer().getPort();
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private static String status(HttpResponse<String> response) {
-        return JsonMapper.builder().build().readTree(response.body()).get("status").asText();
+        return JsonMapper.builder()
+                .build()
+                .readTree(response.body())
+                .get("status")
+                .asText();
     }
 
     @Test
@@ -58,8 +71,7 @@ class ActuatorWhileRedisFailsTests {
             assertThat(state.statusCode()).isEqualTo(200);
             assertThat(state.body()).contains("\"state\":\"unknown\"").contains("\"error\":");
             assertThat(get(app, "/actuator/distlock").statusCode()).isEqualTo(200);
-        }
-        finally {
+        } finally {
             redis.stop();
         }
     }
@@ -68,11 +80,16 @@ class ActuatorWhileRedisFailsTests {
     void whenRedLockNodesStopThenHealthIsDownOnlyBelowTheQuorum() throws Exception {
         RedisServer main = RedisServers.start();
         List<RedisServer> nodes = RedisServers.start(3);
-        try (ConfigurableApplicationContext app = start("distlock.redis.url=" + main.uri(),
-                "distlock.redlock.nodes=" + String.join(",", nodes.stream().map(RedisServer::uri).toList()))) {
+        try (ConfigurableApplicationContext app = start(
+                "distlock.redis.url=" + main.uri(),
+                "distlock.redlock.nodes="
+                        + String.join(",", nodes.stream().map(RedisServer::uri).toList()))) {
             HttpResponse<String> allUp = get(app, "/actuator/health/distlock");
             assertThat(allUp.statusCode()).isEqualTo(200);
-            assertThat(allUp.body()).contains("\"node-0\"").contains("\"node-2\"").contains("\"quorum\"");
+            assertThat(allUp.body())
+                    .contains("\"node-0\"")
+                    .contains("\"node-2\"")
+                    .contains("\"quorum\"");
 
             nodes.get(2).stop();
             HttpResponse<String> oneDown = get(app, "/actuator/health/distlock");
@@ -85,8 +102,7 @@ class ActuatorWhileRedisFailsTests {
             assertThat(belowQuorum.statusCode()).isEqualTo(503);
             assertThat(status(belowQuorum)).isEqualTo("DOWN");
             assertThat(belowQuorum.body()).contains("\"reachable\":1");
-        }
-        finally {
+        } finally {
             nodes.forEach(RedisServer::stop);
             main.stop();
         }

@@ -1,11 +1,19 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
+import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -15,16 +23,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
-import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
-import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A lease lost while a {@code CompletableFuture} or {@code Mono} method runs, under each
@@ -39,7 +37,8 @@ class AsyncLeaseLossTests {
     private static final String LOST_WARNING = "Lease of lock 'async-lease' was lost";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
             .withPropertyValues("distlock.redis.url=" + redis.uri(), "distlock.defaults.wait-time=0")
             .withBean(AsyncService.class);
 
@@ -52,7 +51,8 @@ class AsyncLeaseLossTests {
     void whenExplicitLeaseRunsOutUnderLogPolicyThenFutureCompletesAndLossIsLogged(CapturedOutput output) {
         runner.withPropertyValues("distlock.lease-lost-policy=log").run(context -> {
             CompletableFuture<String> work = new CompletableFuture<>();
-            CompletableFuture<String> result = context.getBean(AsyncService.class).shortLeaseFuture(work);
+            CompletableFuture<String> result =
+                    context.getBean(AsyncService.class).shortLeaseFuture(work);
             awaitLeaseRunOut(context.getBean(LockClient.class));
             work.complete("done");
             assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("done");
@@ -65,10 +65,12 @@ class AsyncLeaseLossTests {
     void whenExplicitLeaseRunsOutUnderThrowPolicyThenFutureFails() {
         runner.withPropertyValues("distlock.lease-lost-policy=throw").run(context -> {
             CompletableFuture<String> work = new CompletableFuture<>();
-            CompletableFuture<String> result = context.getBean(AsyncService.class).shortLeaseFuture(work);
+            CompletableFuture<String> result =
+                    context.getBean(AsyncService.class).shortLeaseFuture(work);
             awaitLeaseRunOut(context.getBean(LockClient.class));
             work.complete("done");
-            assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> result.get(5, TimeUnit.SECONDS))
+            assertThatExceptionOfType(ExecutionException.class)
+                    .isThrownBy(() -> result.get(5, TimeUnit.SECONDS))
                     .withCauseInstanceOf(LockLeaseExpiredException.class)
                     .withMessageContaining("'async-lease'");
             assertThat(context.getBean(LockClient.class).heldLocks()).isEmpty();
@@ -77,16 +79,19 @@ class AsyncLeaseLossTests {
 
     @Test
     void whenLockIsLostMidFutureUnderInterruptPolicyThenFutureIsCancelled() {
-        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog.timeout=1s").run(context -> {
-            LockClient client = context.getBean(LockClient.class);
-            CompletableFuture<String> work = new CompletableFuture<>();
-            CompletableFuture<String> result = context.getBean(AsyncService.class).watchdogFuture(work);
-            assertThat(client.getLock("async-lease").isLocked()).isTrue();
-            forceUnlockElsewhere();
-            await().atMost(Duration.ofSeconds(5)).until(work::isCancelled);
-            assertThatExceptionOfType(CancellationException.class).isThrownBy(() -> result.get(5, TimeUnit.SECONDS));
-            assertThat(client.heldLocks()).isEmpty();
-        });
+        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog.timeout=1s")
+                .run(context -> {
+                    LockClient client = context.getBean(LockClient.class);
+                    CompletableFuture<String> work = new CompletableFuture<>();
+                    CompletableFuture<String> result =
+                            context.getBean(AsyncService.class).watchdogFuture(work);
+                    assertThat(client.getLock("async-lease").isLocked()).isTrue();
+                    forceUnlockElsewhere();
+                    await().atMost(Duration.ofSeconds(5)).until(work::isCancelled);
+                    assertThatExceptionOfType(CancellationException.class)
+                            .isThrownBy(() -> result.get(5, TimeUnit.SECONDS));
+                    assertThat(client.heldLocks()).isEmpty();
+                });
     }
 
     @Test
@@ -107,10 +112,13 @@ class AsyncLeaseLossTests {
     void whenExplicitLeaseRunsOutUnderThrowPolicyThenMonoErrors() {
         runner.withPropertyValues("distlock.lease-lost-policy=throw").run(context -> {
             Sinks.One<String> work = Sinks.one();
-            CompletableFuture<String> outcome = context.getBean(AsyncService.class).shortLeaseMono(work.asMono()).toFuture();
+            CompletableFuture<String> outcome = context.getBean(AsyncService.class)
+                    .shortLeaseMono(work.asMono())
+                    .toFuture();
             awaitLeaseRunOut(context.getBean(LockClient.class));
             work.tryEmitValue("done");
-            assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> outcome.get(5, TimeUnit.SECONDS))
+            assertThatExceptionOfType(ExecutionException.class)
+                    .isThrownBy(() -> outcome.get(5, TimeUnit.SECONDS))
                     .withCauseInstanceOf(LockLeaseExpiredException.class);
             assertThat(context.getBean(LockClient.class).heldLocks()).isEmpty();
         });
@@ -120,29 +128,38 @@ class AsyncLeaseLossTests {
     void whenExplicitLeaseRunsOutUnderThrowPolicyThenEmptyMonoErrors() {
         runner.withPropertyValues("distlock.lease-lost-policy=throw").run(context -> {
             Sinks.Empty<Void> work = Sinks.empty();
-            CompletableFuture<Void> outcome = context.getBean(AsyncService.class).shortLeaseEmptyMono(work.asMono()).toFuture();
+            CompletableFuture<Void> outcome = context.getBean(AsyncService.class)
+                    .shortLeaseEmptyMono(work.asMono())
+                    .toFuture();
             awaitLeaseRunOut(context.getBean(LockClient.class));
             work.tryEmitEmpty();
-            assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> outcome.get(5, TimeUnit.SECONDS))
+            assertThatExceptionOfType(ExecutionException.class)
+                    .isThrownBy(() -> outcome.get(5, TimeUnit.SECONDS))
                     .withCauseInstanceOf(LockLeaseExpiredException.class);
         });
     }
 
     @Test
     void whenLockIsLostMidMonoUnderInterruptPolicyThenSubscriptionIsCancelledWithError() {
-        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog.timeout=1s").run(context -> {
-            LockClient client = context.getBean(LockClient.class);
-            Sinks.One<String> work = Sinks.one();
-            boolean[] cancelled = new boolean[1];
-            CompletableFuture<String> outcome = context.getBean(AsyncService.class)
-                    .watchdogMono(work.asMono().doOnCancel(() -> cancelled[0] = true)).toFuture();
-            await().atMost(Duration.ofSeconds(5)).until(() -> client.getLock("async-lease").isLocked());
-            forceUnlockElsewhere();
-            assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> outcome.get(5, TimeUnit.SECONDS))
-                    .withCauseInstanceOf(LockLeaseExpiredException.class);
-            assertThat(cancelled[0]).as("the method's publisher was cancelled").isTrue();
-            assertThat(client.heldLocks()).isEmpty();
-        });
+        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog.timeout=1s")
+                .run(context -> {
+                    LockClient client = context.getBean(LockClient.class);
+                    Sinks.One<String> work = Sinks.one();
+                    boolean[] cancelled = new boolean[1];
+                    CompletableFuture<String> outcome = context.getBean(AsyncService.class)
+                            .watchdogMono(work.asMono().doOnCancel(() -> cancelled[0] = true))
+                            .toFuture();
+                    await().atMost(Duration.ofSeconds(5))
+                            .until(() -> client.getLock("async-lease").isLocked());
+                    forceUnlockElsewhere();
+                    assertThatExceptionOfType(ExecutionException.class)
+                            .isThrownBy(() -> outcome.get(5, TimeUnit.SECONDS))
+                            .withCauseInstanceOf(LockLeaseExpiredException.class);
+                    assertThat(cancelled[0])
+                            .as("the method's publisher was cancelled")
+                            .isTrue();
+                    assertThat(client.heldLocks()).isEmpty();
+                });
     }
 
     /** Deletes the lock from another client, as an operator or another instance would. */
@@ -154,13 +171,15 @@ class AsyncLeaseLossTests {
 
     /** Waits until the lock is taken (a Mono takes it on subscription) and its 200 ms lease has run out. */
     private static void awaitLeaseRunOut(LockClient client) {
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(10))
                 .until(() -> client.getLock("async-lease").isLocked());
         long seenLocked = System.nanoTime();
         // The starter times an explicit lease from the acquire reply, which may arrive a round trip
         // after Redis started it: wait until it has run out by that clock too (200 ms lease + margin).
         long runOut = seenLocked + TimeUnit.MILLISECONDS.toNanos(300);
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> !client.getLock("async-lease").isLocked() && System.nanoTime() - runOut >= 0);
     }
 

@@ -1,16 +1,7 @@
 package dev.distlock.spring;
 
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import reactor.core.Disposable;
-import reactor.core.publisher.Mono;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
@@ -18,9 +9,16 @@ import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
 
 /**
  * Cancelling a subscriber or a future while it waits for the lock abandons the wait: once the
@@ -31,7 +29,8 @@ class CancelWhileWaitingTests {
     static final RedisServer redis = RedisServers.shared();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
             .withPropertyValues("distlock.redis.url=" + redis.uri(), "distlock.defaults.wait-time=-1")
             .withBean(WaitingService.class);
 
@@ -47,8 +46,10 @@ class CancelWhileWaitingTests {
             try (LockClient other = LockClient.create(redis.uri())) {
                 RedisLock held = other.getLock("cancel-mono");
                 long owner = RedisLock.newOwnerId();
-                assertThat(held.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner)).isTrue();
-                Disposable waiting = context.getBean(WaitingService.class).mono().subscribe();
+                assertThat(held.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner))
+                        .isTrue();
+                Disposable waiting =
+                        context.getBean(WaitingService.class).mono().subscribe();
                 await().pollDelay(Duration.ofMillis(300)).until(() -> held.isHeldBy(owner));
                 waiting.dispose();
                 held.unlock(owner);
@@ -64,8 +65,10 @@ class CancelWhileWaitingTests {
             try (LockClient other = LockClient.create(redis.uri())) {
                 RedisLock held = other.getLock("cancel-stage");
                 long owner = RedisLock.newOwnerId();
-                assertThat(held.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner)).isTrue();
-                CompletableFuture<String> waiting = context.getBean(WaitingService.class).stage().toCompletableFuture();
+                assertThat(held.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner))
+                        .isTrue();
+                CompletableFuture<String> waiting =
+                        context.getBean(WaitingService.class).stage().toCompletableFuture();
                 await().pollDelay(Duration.ofMillis(300)).until(() -> !waiting.isDone());
                 assertThat(waiting.cancel(true)).isTrue();
                 held.unlock(owner);
@@ -76,8 +79,10 @@ class CancelWhileWaitingTests {
     }
 
     private static void assertFreeAndNotHeld(LockClient client, String name) {
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
-                .until(() -> !client.getLock(name).isLocked() && client.heldLocks().isEmpty());
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(5))
+                .until(() ->
+                        !client.getLock(name).isLocked() && client.heldLocks().isEmpty());
     }
 
     static class WaitingService {

@@ -1,17 +1,15 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.test.context.ContextCustomizerFactories;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * Runs a Spring test against the JVM-wide Redis of the fixture ({@link RedisServers#shared()}): the
@@ -25,5 +23,4 @@ import dev.distlock.core.test.RedisServers;
 @Inherited
 @ContextCustomizerFactories(SharedRedisContextCustomizerFactory.class)
 @ExtendWith(SharedRedisParameterResolver.class)
-public @interface DistlockRedisTest {
-}
+public @interface DistlockRedisTest {}

@@ -1,11 +1,18 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.test.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,17 +21,10 @@ import org.springframework.boot.test.context.SpringBootTest;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
-import dev.distlock.core.LockClient;
-import dev.distlock.core.RedisLock;
-import dev.distlock.core.test.RedisServer;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-import static org.awaitility.Awaitility.await;
-
 @DistlockRedisTest
-@SpringBootTest(classes = TestApplication.class, properties = { "test.lock.name=named", "test.lock.region=eu-" })
+@SpringBootTest(
+        classes = TestApplication.class,
+        properties = {"test.lock.name=named", "test.lock.region=eu-"})
 class DistributedLockTests {
 
     @Autowired
@@ -92,7 +92,8 @@ class DistributedLockTests {
     @Test
     void whenAnotherInstanceHoldsTheLockThenCallFailsWithoutRunning() throws Exception {
         RedisLock held = holdElsewhere("orders:42");
-        assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.byParameterName("42"))
+        assertThatExceptionOfType(LockAcquisitionException.class)
+                .isThrownBy(() -> service.byParameterName("42"))
                 .withMessageContaining("orders:42");
         assertThat(service.calls()).hasValue(0);
         assertThat(service.byParameterName("43")).isEqualTo("orders:43");
@@ -105,7 +106,8 @@ class DistributedLockTests {
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletableFuture<String> result = service.future("1", work);
         // The call returns at once; the lock is taken without blocking the caller.
-        await().atMost(Duration.ofSeconds(5)).until(() -> client.getLock("future:1").isLocked());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> client.getLock("future:1").isLocked());
         assertThat(result).isNotDone();
         work.complete("done");
         assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("done");
@@ -136,7 +138,9 @@ class DistributedLockTests {
     void whenFutureLockIsTakenThenFailedFutureIsReturned() throws Exception {
         holdElsewhere("future:4");
         CompletableFuture<String> result = service.futureNow("4");
-        assertThat(result).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        assertThat(result)
+                .failsWithin(Duration.ofSeconds(5))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
                 .withCauseInstanceOf(LockAcquisitionException.class);
     }
 
@@ -147,18 +151,22 @@ class DistributedLockTests {
         assertThat(service.calls()).as("the method runs on subscription").hasValue(0);
         assertThat(client.getLock("mono:1").isLocked()).isFalse();
         CompletableFuture<String> result = mono.toFuture();
-        await().atMost(Duration.ofSeconds(5)).until(() -> client.getLock("mono:1").isLocked());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> client.getLock("mono:1").isLocked());
         sink.tryEmitValue("value");
         assertThat(result).succeedsWithin(Duration.ofSeconds(5)).isEqualTo("value");
-        await().atMost(Duration.ofSeconds(5)).until(() -> !client.getLock("mono:1").isLocked());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !client.getLock("mono:1").isLocked());
     }
 
     @Test
     void whenMonoIsCancelledThenLockIsReleased() {
         var disposable = service.mono("2", Mono.never()).subscribe();
-        await().atMost(Duration.ofSeconds(5)).until(() -> client.getLock("mono:2").isLocked());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> client.getLock("mono:2").isLocked());
         disposable.dispose();
-        await().atMost(Duration.ofSeconds(5)).until(() -> !client.getLock("mono:2").isLocked());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !client.getLock("mono:2").isLocked());
     }
 
     @Test
@@ -172,26 +180,32 @@ class DistributedLockTests {
         held.unlock(owner);
         // Cancelling aborts the wait, or, if the acquisition already went through, releases the late
         // hold that no subscriber will ever release: either way nothing keeps the lock.
-        await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(10))
+        await().pollDelay(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> !client.getLock("mono-wait:w").isLocked());
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
-                .until(() -> !client.getLock("mono-wait:w").isLocked());
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> !client.getLock("mono-wait:w")
+                .isLocked());
     }
 
     @Test
     void whenMonoLockIsTakenThenErrorSignal() throws Exception {
         holdElsewhere("mono:3");
-        assertThat(service.mono("3", Mono.just("x")).toFuture()).failsWithin(Duration.ofSeconds(5))
+        assertThat(service.mono("3", Mono.just("x")).toFuture())
+                .failsWithin(Duration.ofSeconds(5))
                 .withThrowableOfType(java.util.concurrent.ExecutionException.class)
                 .withCauseInstanceOf(LockAcquisitionException.class);
     }
 
     @Test
     void whenKeyIsNullThenClearErrorAndMethodNotCalled() {
-        assertThatIllegalStateException().isThrownBy(() -> service.nullableKey(null))
-                .withMessageContaining("'#id'").withMessageContaining("LockedService.nullableKey")
+        assertThatIllegalStateException()
+                .isThrownBy(() -> service.nullableKey(null))
+                .withMessageContaining("'#id'")
+                .withMessageContaining("LockedService.nullableKey")
                 .withMessageContaining("null");
-        assertThatIllegalStateException().isThrownBy(() -> service.nullableKey("  ")).withMessageContaining("blank");
+        assertThatIllegalStateException()
+                .isThrownBy(() -> service.nullableKey("  "))
+                .withMessageContaining("blank");
         assertThat(service.calls()).hasValue(0);
     }
 
@@ -227,7 +241,8 @@ class DistributedLockTests {
     void whenThrowPolicyThenLockAcquisitionException() throws Exception {
         holdElsewhere("throw");
         long start = System.nanoTime();
-        assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(service::throwing)
+        assertThatExceptionOfType(LockAcquisitionException.class)
+                .isThrownBy(service::throwing)
                 .satisfies(ex -> assertThat(ex.getLockName()).isEqualTo("throw"));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(40));
     }
@@ -262,7 +277,9 @@ class DistributedLockTests {
         int calls = service.calls().get();
         assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.multi(List.of("a", "b")));
         assertThat(service.calls().get()).as("the method did not run").isEqualTo(calls);
-        assertThat(client.getLock("multi:a").isLocked()).as("all or nothing: 'a' was rolled back").isFalse();
+        assertThat(client.getLock("multi:a").isLocked())
+                .as("all or nothing: 'a' was rolled back")
+                .isFalse();
         held.unlock(heldOwner);
     }
 
@@ -272,12 +289,14 @@ class DistributedLockTests {
         assertThat(service.write("x")).isEqualTo("write");
         long owner = RedisLock.newOwnerId();
         RedisLock readElsewhere = other.getReadWriteLock("rw:x").readLock();
-        assertThat(readElsewhere.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner)).isTrue();
+        assertThat(readElsewhere.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner))
+                .isTrue();
         assertThat(service.read("x")).as("readers share").isEqualTo("read");
         assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.write("x"));
         readElsewhere.unlock(owner);
         RedisLock writeElsewhere = other.getReadWriteLock("rw:x").writeLock();
-        assertThat(writeElsewhere.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner)).isTrue();
+        assertThat(writeElsewhere.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner))
+                .isTrue();
         assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.read("x"));
         writeElsewhere.unlock(owner);
         assertThat(service.read("x")).isEqualTo("read");

@@ -1,5 +1,12 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.RedisReadWriteLock;
+import dev.distlock.core.test.RedisServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -7,20 +14,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.RedisLock;
-import dev.distlock.core.RedisReadWriteLock;
-import dev.distlock.core.test.RedisServer;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The endpoint with write access granted: force-unlock is {@code DELETE}, uses each kind's own
@@ -28,15 +26,22 @@ import static org.awaitility.Awaitility.await;
  * locks.
  */
 @DistlockRedisTest
-@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = { "management.endpoints.web.exposure.include=distlock",
-                "management.endpoint.distlock.access=unrestricted", "test.lock.name=named", "test.lock.region=eu-" })
+@SpringBootTest(
+        classes = TestApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=distlock",
+            "management.endpoint.distlock.access=unrestricted",
+            "test.lock.name=named",
+            "test.lock.region=eu-"
+        })
 class EndpointWriteAccessTests {
 
     @LocalServerPort
     int port;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private LockClient holder;
     private LockClient waiter;
@@ -54,8 +59,11 @@ class EndpointWriteAccessTests {
     }
 
     private HttpResponse<String> send(String method, String name) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/distlock/" + name))
-                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/distlock/" + name))
+                        .method(method, HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -75,10 +83,13 @@ class EndpointWriteAccessTests {
         redis.command("HSET", "ep-counters", "hits", "5");
         redis.command("SET", "ep-string", "value");
         redis.command("RPUSH", "ep-list", "a", "b");
-        for (String name : new String[] { "ep-hash", "ep-counters", "ep-string", "ep-list" }) {
+        for (String name : new String[] {"ep-hash", "ep-counters", "ep-string", "ep-list"}) {
             HttpResponse<String> read = send("GET", name);
             assertThat(read.statusCode()).as(name).isEqualTo(200);
-            assertThat(read.body()).as(name).contains("\"state\":\"not-a-lock\"").contains("\"holders\":{}")
+            assertThat(read.body())
+                    .as(name)
+                    .contains("\"state\":\"not-a-lock\"")
+                    .contains("\"holders\":{}")
                     .doesNotContain("\"locked\":true");
             HttpResponse<String> delete = send("DELETE", name);
             assertThat(delete.statusCode()).as(name).isEqualTo(200);
@@ -98,13 +109,13 @@ class EndpointWriteAccessTests {
             RedisLock lock = waiter.getFairLock("ep-fair");
             try {
                 return lock.tryLock(30, 60, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 return false;
             }
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> holder.inspect("ep-fair").queueLength() == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> holder.inspect("ep-fair").queueLength() == 1);
         assertThat(send("GET", "ep-fair").body()).contains("\"kind\":\"fair\"");
         assertThat(send("DELETE", "ep-fair").body()).contains("\"unlocked\":true");
         // The holder's lease has 60 s left: the waiter gets in only because the lock was released.
@@ -118,13 +129,14 @@ class EndpointWriteAccessTests {
         CompletableFuture<Boolean> acquired = CompletableFuture.supplyAsync(() -> {
             try {
                 return waiter.getReadWriteLock("ep-rw").readLock().tryLock(30, 60, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 return false;
             }
         });
-        assertThat(send("GET", "ep-rw").body()).contains("\"kind\":\"read-write\"").contains("\"mode\":\"write\"");
+        assertThat(send("GET", "ep-rw").body())
+                .contains("\"kind\":\"read-write\"")
+                .contains("\"mode\":\"write\"");
         // Let the reader reach its wait (its first attempt is refused while the writer holds).
         await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !acquired.isDone());
         assertThat(send("DELETE", "ep-rw").body()).contains("\"unlocked\":true");

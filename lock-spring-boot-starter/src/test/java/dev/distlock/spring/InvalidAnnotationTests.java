@@ -1,20 +1,21 @@
 package dev.distlock.spring;
 
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** Every kind of bad annotation fails startup with a message naming the class, method and expression. */
 class InvalidAnnotationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration.class,
-                    DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(
+                    org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration.class,
+                    DistlockAutoConfiguration.class,
+                    DistlockAspectAutoConfiguration.class));
 
     private void assertStartupFails(Class<?> beanClass, String... fragments) {
         runner.withBean(beanClass).run(context -> {
@@ -28,8 +29,7 @@ class InvalidAnnotationTests {
 
     static class SyntaxError {
         @DistributedLock(key = "#id +")
-        public void run(String id) {
-        }
+        public void run(String id) {}
     }
 
     @Test
@@ -39,19 +39,18 @@ class InvalidAnnotationTests {
 
     static class UnknownVariable {
         @DistributedLock(key = "#orderId")
-        public void run(String id) {
-        }
+        public void run(String id) {}
     }
 
     @Test
     void whenKeyNamesUnknownParameterThenStartupFails() {
-        assertStartupFails(UnknownVariable.class, "UnknownVariable.run(String)", "'#orderId'", "unknown variable #orderId");
+        assertStartupFails(
+                UnknownVariable.class, "UnknownVariable.run(String)", "'#orderId'", "unknown variable #orderId");
     }
 
     static class UnknownBean {
         @DistributedLock(key = "@missingBean.id()")
-        public void run(String id) {
-        }
+        public void run(String id) {}
     }
 
     @Test
@@ -61,8 +60,7 @@ class InvalidAnnotationTests {
 
     static class BadCondition {
         @DistributedLock(condition = "#id ==")
-        public void run(String id) {
-        }
+        public void run(String id) {}
     }
 
     @Test
@@ -72,8 +70,7 @@ class InvalidAnnotationTests {
 
     static class BadPlaceholder {
         @DistributedLock(name = "${no.such.property}")
-        public void run() {
-        }
+        public void run() {}
     }
 
     @Test
@@ -83,8 +80,7 @@ class InvalidAnnotationTests {
 
     static class BadDuration {
         @DistributedLock(waitTime = "five seconds")
-        public void run() {
-        }
+        public void run() {}
     }
 
     @Test
@@ -94,8 +90,7 @@ class InvalidAnnotationTests {
 
     static class ZeroLease {
         @DistributedLock(leaseTime = "0s")
-        public void run() {
-        }
+        public void run() {}
     }
 
     @Test
@@ -112,7 +107,8 @@ class InvalidAnnotationTests {
 
     @Test
     void whenFallbackMethodIsMissingThenStartupFails() {
-        assertStartupFails(MissingFallback.class, "MissingFallback.run(String)", "fallback method nope(String) not found");
+        assertStartupFails(
+                MissingFallback.class, "MissingFallback.run(String)", "fallback method nope(String) not found");
     }
 
     static class FallbackWithoutName {
@@ -124,7 +120,8 @@ class InvalidAnnotationTests {
 
     @Test
     void whenFallbackPolicyHasNoMethodThenStartupFails() {
-        assertStartupFails(FallbackWithoutName.class, "FallbackWithoutName.run(String)", "needs the fallback method name");
+        assertStartupFails(
+                FallbackWithoutName.class, "FallbackWithoutName.run(String)", "needs the fallback method name");
     }
 
     static class WrongFallbackType {
@@ -163,23 +160,21 @@ class InvalidAnnotationTests {
 
     static class JdkProxiedSecondInvalid implements TwoMethods {
         @DistributedLock(name = "first")
-        public void first() {
-        }
+        public void first() {}
 
         @DistributedLock(key = "#missing")
-        public void second(String id) {
-        }
+        public void second(String id) {}
     }
 
     @Test
     void whenJdkProxiedBeanHasASecondInvalidMethodThenStartupFails() {
-        assertStartupFails(JdkProxiedSecondInvalid.class, "JdkProxiedSecondInvalid.second(String)", "unknown variable #missing");
+        assertStartupFails(
+                JdkProxiedSecondInvalid.class, "JdkProxiedSecondInvalid.second(String)", "unknown variable #missing");
     }
 
     static class ProtectedMethod {
         @DistributedLock(name = "p")
-        protected void run() {
-        }
+        protected void run() {}
     }
 
     @Test
@@ -189,8 +184,7 @@ class InvalidAnnotationTests {
 
     static class PackagePrivateMethod {
         @DistributedLock(name = "p")
-        void run() {
-        }
+        void run() {}
     }
 
     @Test
@@ -200,8 +194,7 @@ class InvalidAnnotationTests {
 
     static class FinalMethod {
         @DistributedLock(name = "f")
-        public final void run() {
-        }
+        public final void run() {}
     }
 
     @Test
@@ -215,8 +208,7 @@ class InvalidAnnotationTests {
 
     static class FinalInterfaceMethod implements Runner {
         @DistributedLock(name = "f")
-        public final void run() {
-        }
+        public final void run() {}
     }
 
     @Test
@@ -226,8 +218,7 @@ class InvalidAnnotationTests {
 
     static class StaticMethod {
         @DistributedLock(name = "s")
-        public static void run() {
-        }
+        public static void run() {}
     }
 
     @Test
@@ -237,8 +228,7 @@ class InvalidAnnotationTests {
 
     static class FencedFair {
         @DistributedLock(name = "f", type = LockType.FAIR, fenced = true)
-        public void run() {
-        }
+        public void run() {}
     }
 
     @Test
@@ -248,8 +238,7 @@ class InvalidAnnotationTests {
 
     static class FencedMulti {
         @DistributedLock(name = "f", key = "#ids", fenced = true)
-        public void run(java.util.List<String> ids) {
-        }
+        public void run(java.util.List<String> ids) {}
     }
 
     @Test
@@ -259,8 +248,7 @@ class InvalidAnnotationTests {
 
     static class RedWithoutNodes {
         @DistributedLock(name = "r", type = LockType.RED)
-        public void run() {
-        }
+        public void run() {}
     }
 
     @Test
@@ -270,7 +258,8 @@ class InvalidAnnotationTests {
 
     @Test
     void whenRedLockHasNodesThenStartupSucceeds() {
-        runner.withBean(RedWithoutNodes.class).withPropertyValues("distlock.redlock.nodes=redis://127.0.0.1:1")
+        runner.withBean(RedWithoutNodes.class)
+                .withPropertyValues("distlock.redlock.nodes=redis://127.0.0.1:1")
                 .run(context -> assertThat(context).hasNotFailed());
     }
 
@@ -299,8 +288,7 @@ class InvalidAnnotationTests {
     }
 
     /** A publisher that no ReactiveAdapter knows: the lock could follow it, but not hand it back. */
-    interface CustomPublisher<T> extends org.reactivestreams.Publisher<T> {
-    }
+    interface CustomPublisher<T> extends org.reactivestreams.Publisher<T> {}
 
     static class ReturnsPublisher {
         @DistributedLock(name = "p")
@@ -311,7 +299,10 @@ class InvalidAnnotationTests {
 
     @Test
     void whenMethodReturnsUnknownPublisherThenStartupFails() {
-        assertStartupFails(ReturnsPublisher.class, "ReturnsPublisher.run()", CustomPublisher.class.getName(),
+        assertStartupFails(
+                ReturnsPublisher.class,
+                "ReturnsPublisher.run()",
+                CustomPublisher.class.getName(),
                 "ReactiveAdapterRegistry");
     }
 
@@ -324,7 +315,9 @@ class InvalidAnnotationTests {
 
     @Test
     void whenMethodReturnsASubtypeOfARegisteredReactiveTypeThenStartupFails() {
-        assertStartupFails(ReturnsJdkFlowPublisher.class, "ReturnsJdkFlowPublisher.run()",
+        assertStartupFails(
+                ReturnsJdkFlowPublisher.class,
+                "ReturnsJdkFlowPublisher.run()",
                 "java.util.concurrent.SubmissionPublisher");
     }
 
@@ -342,7 +335,8 @@ class InvalidAnnotationTests {
 
     @Test
     void whenMethodReturnsAReactiveTypeOfTheAdapterRegistryThenStartupSucceeds() {
-        runner.withBean(ReturnsRegisteredTypes.class).run(context -> assertThat(context).hasNotFailed());
+        runner.withBean(ReturnsRegisteredTypes.class)
+                .run(context -> assertThat(context).hasNotFailed());
     }
 
     static class Valid {
@@ -354,6 +348,7 @@ class InvalidAnnotationTests {
 
     @Test
     void whenAnnotationIsValidThenStartupSucceeds() {
-        runner.withBean(Valid.class).run(context -> assertThat(context).hasNotFailed().hasSingleBean(Valid.class));
+        runner.withBean(Valid.class)
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(Valid.class));
     }
 }

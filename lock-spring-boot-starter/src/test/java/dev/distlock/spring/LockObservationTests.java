@@ -1,9 +1,9 @@
 package dev.distlock.spring;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.core.RedisLock;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
@@ -12,6 +12,9 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.micrometer.tracing.test.simple.SimpleTracer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,18 +22,14 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 
-import dev.distlock.core.LockClient;
-import dev.distlock.core.RedisLock;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The distlock.acquire and distlock.held observations of a locked call: spans under the caller's
  * span, and the timers the default meter handler derives from them.
  */
 @DistlockRedisTest
-@SpringBootTest(classes = { TestApplication.class, LockObservationTests.TracingConfiguration.class },
-        properties = { "test.lock.name=named", "test.lock.region=eu-", "distlock.key-prefix=obs:" })
+@SpringBootTest(
+        classes = {TestApplication.class, LockObservationTests.TracingConfiguration.class},
+        properties = {"test.lock.name=named", "test.lock.region=eu-", "distlock.key-prefix=obs:"})
 class LockObservationTests {
 
     @Autowired
@@ -58,11 +57,11 @@ class LockObservationTests {
 
     @Test
     void shouldReportAcquireAndHeldSpansAsChildrenOfTheCallersSpan() {
-        Observation caller = Observation.createNotStarted("caller", observations).start();
+        Observation caller =
+                Observation.createNotStarted("caller", observations).start();
         try (Observation.Scope scope = caller.openScope()) {
             assertThat(service.byParameterName("42")).contains("42");
-        }
-        finally {
+        } finally {
             caller.stop();
         }
         SimpleSpan callerSpan = span("caller");
@@ -73,10 +72,15 @@ class LockObservationTests {
         assertThat(held.getParentId()).isEqualTo(callerSpan.getSpanId());
         assertThat(acquire.getTraceId()).isEqualTo(callerSpan.getTraceId());
         assertThat(held.getTraceId()).isEqualTo(callerSpan.getTraceId());
-        assertThat(acquire.getTags()).containsEntry("lock.name", "orders").containsEntry("lock.type", "reentrant")
-                .containsEntry("outcome", "acquired").containsKey("lock.owner");
+        assertThat(acquire.getTags())
+                .containsEntry("lock.name", "orders")
+                .containsEntry("lock.type", "reentrant")
+                .containsEntry("outcome", "acquired")
+                .containsKey("lock.owner");
         assertThat(acquire.getTags().get("lock.key")).contains("42").isNotEqualTo("orders");
-        assertThat(held.getTags()).containsEntry("lock.name", "orders").containsEntry("lock.type", "reentrant")
+        assertThat(held.getTags())
+                .containsEntry("lock.name", "orders")
+                .containsEntry("lock.type", "reentrant")
                 .containsEntry("lock.owner", acquire.getTags().get("lock.owner"))
                 .containsEntry("lock.key", acquire.getTags().get("lock.key"));
         // The hold begins when the acquisition ends.
@@ -86,11 +90,11 @@ class LockObservationTests {
 
     @Test
     void shouldReportAMonoMethodsSpansUnderTheSubscribersSpanThoughItAcquiresOnAnotherThread() {
-        Observation caller = Observation.createNotStarted("reactive caller", observations).start();
+        Observation caller =
+                Observation.createNotStarted("reactive caller", observations).start();
         try (Observation.Scope scope = caller.openScope()) {
             assertThat(service.monoWaiting("7").block(Duration.ofSeconds(10))).isNotNull();
-        }
-        finally {
+        } finally {
             caller.stop();
         }
         SimpleSpan callerSpan = span("reactive caller");
@@ -105,39 +109,62 @@ class LockObservationTests {
         try {
             LockResult<String> result = template.tryExecute("obs-busy", Duration.ofMillis(50), () -> "ran");
             assertThat(result.wasExecuted()).isFalse();
-        }
-        finally {
+        } finally {
             other.unlock(777L);
         }
         SimpleSpan acquire = span("distlock acquire obs-busy");
         assertThat(acquire.getTags()).containsEntry("outcome", "timeout");
         assertThat(tracer.getSpans()).noneMatch(s -> "distlock held obs-busy".equals(s.getName()));
-        assertThat(meters.get("distlock.acquire").tags("lock.name", "obs-busy", "outcome", "timeout").timer().count())
+        assertThat(meters.get("distlock.acquire")
+                        .tags("lock.name", "obs-busy", "outcome", "timeout")
+                        .timer()
+                        .count())
                 .isEqualTo(1);
     }
 
     @Test
     void shouldRecordTimersWithTheNewAndTheFormerTagsAndALongTaskTimerForHolds() {
         template.execute("obs-meters", () -> {
-            LongTaskTimer holds = meters.get("distlock.held.active").tags("lock.name", "obs-meters").longTaskTimer();
+            LongTaskTimer holds = meters.get("distlock.held.active")
+                    .tags("lock.name", "obs-meters")
+                    .longTaskTimer();
             assertThat(holds.activeTasks()).isEqualTo(1);
         });
         // Former tags (name, type, outcome) still select the timers, so existing dashboards keep working.
-        assertThat(meters.get("distlock.acquire").tags("name", "obs-meters", "type", "reentrant", "outcome", "acquired")
-                .timer().count()).isEqualTo(1);
-        assertThat(meters.get("distlock.acquire").tags("lock.name", "obs-meters", "lock.type", "reentrant")
-                .timer().count()).isEqualTo(1);
-        assertThat(meters.get("distlock.held").tags("name", "obs-meters", "type", "reentrant").timer().count())
+        assertThat(meters.get("distlock.acquire")
+                        .tags("name", "obs-meters", "type", "reentrant", "outcome", "acquired")
+                        .timer()
+                        .count())
                 .isEqualTo(1);
-        assertThat(meters.get("distlock.held.active").tags("lock.name", "obs-meters").longTaskTimer().activeTasks())
+        assertThat(meters.get("distlock.acquire")
+                        .tags("lock.name", "obs-meters", "lock.type", "reentrant")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(meters.get("distlock.held")
+                        .tags("name", "obs-meters", "type", "reentrant")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(meters.get("distlock.held.active")
+                        .tags("lock.name", "obs-meters")
+                        .longTaskTimer()
+                        .activeTasks())
                 .isZero();
         // One timer per lock name, never one per resolved key.
-        assertThat(meters.find("distlock.acquire").timers()).allSatisfy(timer -> assertThat(timer.getId().getTag("lock.key")).isNull());
+        assertThat(meters.find("distlock.acquire").timers())
+                .allSatisfy(
+                        timer -> assertThat(timer.getId().getTag("lock.key")).isNull());
     }
 
     private SimpleSpan span(String name) {
-        List<SimpleSpan> spans = tracer.getSpans().stream().filter(s -> name.equals(s.getName())).toList();
-        assertThat(spans).as("spans named '%s' among %s", name, tracer.getSpans().stream().map(SimpleSpan::getName).toList())
+        List<SimpleSpan> spans =
+                tracer.getSpans().stream().filter(s -> name.equals(s.getName())).toList();
+        assertThat(spans)
+                .as(
+                        "spans named '%s' among %s",
+                        name,
+                        tracer.getSpans().stream().map(SimpleSpan::getName).toList())
                 .hasSize(1);
         return spans.get(0);
     }

@@ -1,22 +1,20 @@
 package dev.distlock.spring;
 
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 class LockTemplateTests {
 
@@ -60,11 +58,12 @@ class LockTemplateTests {
         assertThat(held.tryLock(0, 30_000, TimeUnit.MILLISECONDS, owner)).isTrue();
         runner.run(context -> {
             LockTemplate template = context.getBean(LockTemplate.class);
-            assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> template.execute("busy", () -> "x"))
+            assertThatExceptionOfType(LockAcquisitionException.class)
+                    .isThrownBy(() -> template.execute("busy", () -> "x"))
                     .withMessageContaining("'busy'");
             LockResult<String> result = template.tryExecute("busy", Duration.ZERO, () -> "x");
             assertThat(result.wasExecuted()).isFalse();
-            assertThat(template.tryExecute("busy", Duration.ZERO, () -> { })).isFalse();
+            assertThat(template.tryExecute("busy", Duration.ZERO, () -> {})).isFalse();
         });
         held.unlock(owner);
     }
@@ -72,7 +71,8 @@ class LockTemplateTests {
     @Test
     void whenCallbackReturnsNullThenTheResultIsToldApartFromNotAcquired() {
         runner.run(context -> {
-            LockResult<String> result = context.getBean(LockTemplate.class).tryExecute("free", Duration.ZERO, () -> null);
+            LockResult<String> result =
+                    context.getBean(LockTemplate.class).tryExecute("free", Duration.ZERO, () -> null);
             assertThat(result.wasExecuted()).isTrue();
             assertThat(result.getValue()).isNull();
         });
@@ -84,8 +84,14 @@ class LockTemplateTests {
             LockTemplate template = context.getBean(LockTemplate.class);
             LockClient client = context.getBean(LockClient.class);
             long[] ttl = new long[1];
-            template.execute("leased", LockOptions.of(LockType.REENTRANT).withLeaseTime(Duration.ofSeconds(5))
-                    .withWaitTime(Duration.ofSeconds(1)), () -> { ttl[0] = client.getLock("leased").remainTimeToLive(); });
+            template.execute(
+                    "leased",
+                    LockOptions.of(LockType.REENTRANT)
+                            .withLeaseTime(Duration.ofSeconds(5))
+                            .withWaitTime(Duration.ofSeconds(1)),
+                    () -> {
+                        ttl[0] = client.getLock("leased").remainTimeToLive();
+                    });
             assertThat(ttl[0]).isBetween(1L, 5_000L);
             assertThat(client.getLock("leased").isLocked()).isFalse();
         });
@@ -95,7 +101,8 @@ class LockTemplateTests {
     void whenCallbackReentersTheSameLockThenItIsReentrant() {
         runner.run(context -> {
             LockTemplate template = context.getBean(LockTemplate.class);
-            assertThat(template.execute("outer", () -> template.execute("outer", () -> "nested"))).isEqualTo("nested");
+            assertThat(template.execute("outer", () -> template.execute("outer", () -> "nested")))
+                    .isEqualTo("nested");
             assertThat(context.getBean(LockClient.class).heldLocks()).isEmpty();
         });
     }
@@ -105,8 +112,11 @@ class LockTemplateTests {
         runner.run(context -> {
             LockTemplate template = context.getBean(LockTemplate.class);
             assertThatExceptionOfType(IllegalStateException.class)
-                    .isThrownBy(() -> template.execute("throws", () -> { throw new IllegalStateException("x"); }));
-            assertThat(context.getBean(LockClient.class).getLock("throws").isLocked()).isFalse();
+                    .isThrownBy(() -> template.execute("throws", () -> {
+                        throw new IllegalStateException("x");
+                    }));
+            assertThat(context.getBean(LockClient.class).getLock("throws").isLocked())
+                    .isFalse();
         });
     }
 
@@ -114,11 +124,13 @@ class LockTemplateTests {
     void whenLeaseLostAndPolicyThrowThenLockLeaseExpiredException() {
         runner.withPropertyValues("distlock.lease-lost-policy=throw").run(context -> {
             LockTemplate template = context.getBean(LockTemplate.class);
-            assertThatExceptionOfType(LockLeaseExpiredException.class).isThrownBy(() -> template.execute("short",
-                    LockOptions.DEFAULTS.withLeaseTime(Duration.ofMillis(100)), () -> {
-                        sleep(400);
-                        return "late";
-                    })).withMessageContaining("'short'");
+            assertThatExceptionOfType(LockLeaseExpiredException.class)
+                    .isThrownBy(() -> template.execute(
+                            "short", LockOptions.DEFAULTS.withLeaseTime(Duration.ofMillis(100)), () -> {
+                                sleep(400);
+                                return "late";
+                            }))
+                    .withMessageContaining("'short'");
         });
     }
 
@@ -140,42 +152,60 @@ class LockTemplateTests {
 
     @Test
     void whenLeaseLostAndPolicyInterruptThenHoldingThreadIsInterrupted() {
-        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog.max-hold=200ms").run(context -> {
-            LockTemplate template = context.getBean(LockTemplate.class);
-            long start = System.nanoTime();
-            boolean interrupted = template.execute("interrupt-me", () -> {
-                try {
-                    Thread.sleep(10_000);
-                    return false;
-                }
-                catch (InterruptedException ex) {
-                    return true;
-                }
-            });
-            assertThat(interrupted).isTrue();
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
-            assertThat(context.getBean(LockClient.class).getLock("interrupt-me").isLocked()).isFalse();
-        });
+        runner.withPropertyValues("distlock.lease-lost-policy=interrupt", "distlock.watchdog.max-hold=200ms")
+                .run(context -> {
+                    LockTemplate template = context.getBean(LockTemplate.class);
+                    long start = System.nanoTime();
+                    boolean interrupted = template.execute("interrupt-me", () -> {
+                        try {
+                            Thread.sleep(10_000);
+                            return false;
+                        } catch (InterruptedException ex) {
+                            return true;
+                        }
+                    });
+                    assertThat(interrupted).isTrue();
+                    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+                    assertThat(context.getBean(LockClient.class)
+                                    .getLock("interrupt-me")
+                                    .isLocked())
+                            .isFalse();
+                });
     }
 
     @Test
     void whenLeaseLostThenMetricIsCounted() {
-        runner.withBean(io.micrometer.core.instrument.MeterRegistry.class, io.micrometer.core.instrument.simple.SimpleMeterRegistry::new)
-                .withConfiguration(AutoConfigurations.of(dev.distlock.spring.autoconfigure.DistlockMetricsAutoConfiguration.class))
-                .withPropertyValues("distlock.watchdog.max-hold=100ms").run(context -> {
+        runner.withBean(
+                        io.micrometer.core.instrument.MeterRegistry.class,
+                        io.micrometer.core.instrument.simple.SimpleMeterRegistry::new)
+                .withConfiguration(
+                        AutoConfigurations.of(dev.distlock.spring.autoconfigure.DistlockMetricsAutoConfiguration.class))
+                .withPropertyValues("distlock.watchdog.max-hold=100ms")
+                .run(context -> {
                     context.getBean(LockTemplate.class).execute("lost", () -> sleep(400));
                     var registry = context.getBean(io.micrometer.core.instrument.MeterRegistry.class);
-                    assertThat(registry.get("distlock.lease.lost").tag("name", "lost").counter().count()).isEqualTo(1.0);
-                    assertThat(registry.get("distlock.acquire").tag("outcome", "acquired").timer().count()).isEqualTo(1);
-                    assertThat(registry.get("distlock.active").tag("name", "lost").gauge().value()).isZero();
+                    assertThat(registry.get("distlock.lease.lost")
+                                    .tag("name", "lost")
+                                    .counter()
+                                    .count())
+                            .isEqualTo(1.0);
+                    assertThat(registry.get("distlock.acquire")
+                                    .tag("outcome", "acquired")
+                                    .timer()
+                                    .count())
+                            .isEqualTo(1);
+                    assertThat(registry.get("distlock.active")
+                                    .tag("name", "lost")
+                                    .gauge()
+                                    .value())
+                            .isZero();
                 });
     }
 
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
     }

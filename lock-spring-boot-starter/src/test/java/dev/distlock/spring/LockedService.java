@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.annotation.Lazy;
 import reactor.core.publisher.Mono;
@@ -39,7 +38,9 @@ public class LockedService {
         return LockContext.current().name();
     }
 
-    @DistributedLock(name = "root", key = "#root.method.name + ':' + #root.args[0] + ':' + #root.target.getClass().getSimpleName()")
+    @DistributedLock(
+            name = "root",
+            key = "#root.method.name + ':' + #root.args[0] + ':' + #root.target.getClass().getSimpleName()")
     public String byRoot(String arg) {
         return LockContext.current().name();
     }
@@ -170,8 +171,7 @@ public class LockedService {
     }
 
     /** Argument type for property keys. */
-    public record Order(String id) {
-    }
+    public record Order(String id) {}
 
     /** Bean referenced from key expressions. */
     public static class KeyBean {

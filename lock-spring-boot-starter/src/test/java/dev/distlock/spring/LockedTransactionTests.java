@@ -2,6 +2,9 @@ package dev.distlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.test.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -28,10 +30,6 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.distlock.core.LockClient;
-import dev.distlock.core.LockListener;
-import dev.distlock.core.test.RedisServer;
-
 /**
  * A locked {@code @Transactional} method against a real H2 database: by default the lock wraps the
  * transaction, so a second caller never sees uncommitted state; with {@code distlock.aspect.order}
@@ -42,8 +40,12 @@ import dev.distlock.core.test.RedisServer;
 class LockedTransactionTests {
 
     @Nested
-    @SpringBootTest(classes = App.class, properties = { "spring.datasource.url=jdbc:h2:mem:distlock;DB_CLOSE_DELAY=-1",
-            "distlock.defaults.wait-time=30s" })
+    @SpringBootTest(
+            classes = App.class,
+            properties = {
+                "spring.datasource.url=jdbc:h2:mem:distlock;DB_CLOSE_DELAY=-1",
+                "distlock.defaults.wait-time=30s"
+            })
     class DefaultOrder {
 
         @Autowired
@@ -69,15 +71,19 @@ class LockedTransactionTests {
         @Test
         void whenLockedTransactionalMethodCommitsThenLockIsStillHeld() {
             AtomicBoolean heldAfterCommit = new AtomicBoolean();
-            counter.incrementAndThen(() -> heldAfterCommit.set(client.getLock("counter").isLocked()));
-            assertThat(heldAfterCommit).as("the lock is held until after the commit").isTrue();
+            counter.incrementAndThen(
+                    () -> heldAfterCommit.set(client.getLock("counter").isLocked()));
+            assertThat(heldAfterCommit)
+                    .as("the lock is held until after the commit")
+                    .isTrue();
             assertThat(client.getLock("counter").isLocked()).isFalse();
         }
 
         @Test
         void whenDefaultOrderThenLockIsAcquiredBeforeTheTransactionBegins() {
-            counter.incrementAndThen(() -> { });
-            assertThat(transactionAtAcquire.get("counter")).as("a transaction was active when the lock was acquired")
+            counter.incrementAndThen(() -> {});
+            assertThat(transactionAtAcquire.get("counter"))
+                    .as("a transaction was active when the lock was acquired")
                     .isFalse();
         }
 
@@ -87,16 +93,16 @@ class LockedTransactionTests {
             try {
                 List<Future<?>> futures = new ArrayList<>();
                 for (int i = 0; i < 6; i++) {
-                    futures.add(pool.submit(() -> counter.incrementAndThen(() -> { })));
+                    futures.add(pool.submit(() -> counter.incrementAndThen(() -> {})));
                 }
                 for (Future<?> future : futures) {
                     future.get(60, TimeUnit.SECONDS);
                 }
-            }
-            finally {
+            } finally {
                 pool.shutdownNow();
             }
-            assertThat(jdbc.queryForObject("select val from counter where id = 1", Integer.class)).isEqualTo(6);
+            assertThat(jdbc.queryForObject("select val from counter where id = 1", Integer.class))
+                    .isEqualTo(6);
         }
 
         @Test
@@ -111,9 +117,13 @@ class LockedTransactionTests {
     }
 
     @Nested
-    @SpringBootTest(classes = InsideApp.class, properties = {
-            "spring.datasource.url=jdbc:h2:mem:distlock-inside;DB_CLOSE_DELAY=-1", "distlock.defaults.wait-time=30s",
-            "distlock.aspect.order=100" })
+    @SpringBootTest(
+            classes = InsideApp.class,
+            properties = {
+                "spring.datasource.url=jdbc:h2:mem:distlock-inside;DB_CLOSE_DELAY=-1",
+                "distlock.defaults.wait-time=30s",
+                "distlock.aspect.order=100"
+            })
     class LockOrderedInsideTheTransaction {
 
         @Autowired
@@ -135,17 +145,22 @@ class LockedTransactionTests {
 
         @Test
         void whenLockIsOrderedInsideTheTransactionThenItIsAcquiredWithTheTransactionOpen() {
-            counter.incrementAndThen(() -> { });
-            assertThat(transactionAtAcquire.get("counter")).as("a transaction was active when the lock was acquired")
+            counter.incrementAndThen(() -> {});
+            assertThat(transactionAtAcquire.get("counter"))
+                    .as("a transaction was active when the lock was acquired")
                     .isTrue();
-            assertThat(jdbc.queryForObject("select val from counter where id = 1", Integer.class)).isEqualTo(1);
+            assertThat(jdbc.queryForObject("select val from counter where id = 1", Integer.class))
+                    .isEqualTo(1);
         }
 
         @Test
         void whenLockIsOrderedInsideTheTransactionThenReleaseStillWaitsForTheCommit() {
             AtomicBoolean heldAfterCommit = new AtomicBoolean();
-            counter.incrementAndThen(() -> heldAfterCommit.set(client.getLock("counter").isLocked()));
-            assertThat(heldAfterCommit).as("the release is deferred to the end of the transaction").isTrue();
+            counter.incrementAndThen(
+                    () -> heldAfterCommit.set(client.getLock("counter").isLocked()));
+            assertThat(heldAfterCommit)
+                    .as("the release is deferred to the end of the transaction")
+                    .isTrue();
             assertThat(client.getLock("counter").isLocked()).isFalse();
         }
     }
@@ -180,8 +195,7 @@ class LockedTransactionTests {
             try {
                 // Simulated work inside the locked section: the window a racing caller would use.
                 Thread.sleep(30);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
             jdbc.update("update counter set val = ? where id = 1", value + 1);

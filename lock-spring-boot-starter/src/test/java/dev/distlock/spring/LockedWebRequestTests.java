@@ -1,11 +1,16 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,13 +24,6 @@ import org.springframework.core.env.Environment;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.RedisLock;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A lock that cannot be acquired in a web request answers 423 Locked with a problem detail. */
 class LockedWebRequestTests {
@@ -55,19 +53,22 @@ class LockedWebRequestTests {
                 .run()) {
             String port = context.getBean(Environment.class).getProperty("local.server.port");
             HttpClient http = HttpClient.newHttpClient();
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + "/orders/7")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders/7"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).isEqualTo(423);
-            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(response.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
             assertThat(response.body()).contains("\"status\":423").contains("web-order:7");
             held.unlock();
-            HttpResponse<String> free = http.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + "/orders/7")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> free = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders/7"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(free.statusCode()).isEqualTo(200);
             assertThat(free.body()).isEqualTo("order 7");
-        }
-        finally {
+        } finally {
             if (held.isLocked()) {
                 held.forceUnlock();
             }

@@ -1,11 +1,15 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-
-import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,12 +18,6 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Lock names in meters stay few: a metrics name apart from the key, and a cap on the name tag. */
 class MetricsCardinalityTests {
@@ -40,8 +38,11 @@ class MetricsCardinalityTests {
     }
 
     private ConfigurableApplicationContext start(String... properties) {
-        return new SpringApplicationBuilder(MetricsApp.class).web(WebApplicationType.NONE)
-                .properties("distlock.redis.url=" + redis.uri()).properties(properties).run();
+        return new SpringApplicationBuilder(MetricsApp.class)
+                .web(WebApplicationType.NONE)
+                .properties("distlock.redis.url=" + redis.uri())
+                .properties(properties)
+                .run();
     }
 
     private static Set<String> nameTags(MeterRegistry registry) {
@@ -63,15 +64,15 @@ class MetricsCardinalityTests {
                 boolean heldElsewhere = template.execute("invoice", key, () -> {
                     try {
                         return !other.getLock(key).tryLock(0, 1_000, TimeUnit.MILLISECONDS);
-                    }
-                    catch (InterruptedException ex) {
+                    } catch (InterruptedException ex) {
                         throw new IllegalStateException(ex);
                     }
                 });
                 assertThat(heldElsewhere).as("the key is the Redis lock").isTrue();
             }
             assertThat(template.tryExecute("invoice", "invoice:tenant-9", java.time.Duration.ZERO, () -> "x")
-                    .wasExecuted()).isTrue();
+                            .wasExecuted())
+                    .isTrue();
             assertThat(nameTags(context.getBean(MeterRegistry.class))).containsExactly("invoice");
         }
     }
@@ -80,7 +81,7 @@ class MetricsCardinalityTests {
     void whenMoreLockNamesThanTheCapThenTheRestAreTaggedOther() {
         try (ConfigurableApplicationContext context = start("distlock.metrics.max-names=2")) {
             LockTemplate template = context.getBean(LockTemplate.class);
-            for (String key : new String[] { "a", "b", "c", "d", "a" }) {
+            for (String key : new String[] {"a", "b", "c", "d", "a"}) {
                 template.execute(key, () -> null);
             }
             assertThat(nameTags(context.getBean(MeterRegistry.class))).containsExactly("a", "b", "other");
@@ -89,6 +90,5 @@ class MetricsCardinalityTests {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    static class MetricsApp {
-    }
+    static class MetricsApp {}
 }

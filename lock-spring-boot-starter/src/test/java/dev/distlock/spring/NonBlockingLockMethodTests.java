@@ -1,5 +1,13 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
+import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -7,7 +15,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,15 +27,6 @@ import reactor.blockhound.BlockingOperationError;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
-import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
-import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Contended {@code Mono}, {@code Flux} and {@code CompletionStage} lock methods with BlockHound
@@ -45,7 +43,8 @@ class NonBlockingLockMethodTests {
     static final RedisServer redis = RedisServers.shared();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
             .withPropertyValues("distlock.redis.url=" + redis.uri(), "distlock.defaults.wait-time=20s")
             .withBean(NonBlockingService.class);
 
@@ -79,10 +78,14 @@ class NonBlockingLockMethodTests {
     @Test
     void shouldCatchABlockingCallOnAParallelThread() {
         // Proves BlockHound is installed and watching: otherwise every other test here proves nothing.
-        assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> Mono.fromCallable(() -> {
-            Thread.sleep(1);
-            return 1;
-        }).subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(5))).withRootCauseInstanceOf(BlockingOperationError.class);
+        assertThatExceptionOfType(RuntimeException.class)
+                .isThrownBy(() -> Mono.fromCallable(() -> {
+                            Thread.sleep(1);
+                            return 1;
+                        })
+                        .subscribeOn(Schedulers.parallel())
+                        .block(Duration.ofSeconds(5)))
+                .withRootCauseInstanceOf(BlockingOperationError.class);
         assertThat(blockingCalls).isNotEmpty();
         blockingCalls.clear();
     }
@@ -94,10 +97,12 @@ class NonBlockingLockMethodTests {
             Mono<String> first = service.mono("a", Duration.ofMillis(300)).subscribeOn(Schedulers.parallel());
             Mono<String> second = service.mono("b", Duration.ofMillis(50)).subscribeOn(Schedulers.parallel());
             List<String> results = Flux.merge(first, second.delaySubscription(Duration.ofMillis(50)))
-                    .collectList().block(Duration.ofSeconds(20));
+                    .collectList()
+                    .block(Duration.ofSeconds(20));
             assertThat(results).containsExactly("a", "b");
             assertThat(service.maxConcurrent()).isEqualTo(1);
-            assertThat(context.getBean(LockClient.class).getLock("nb-mono").isLocked()).isFalse();
+            assertThat(context.getBean(LockClient.class).getLock("nb-mono").isLocked())
+                    .isFalse();
             assertThat(context.getBean(LockClient.class).heldLocks()).isEmpty();
         });
     }
@@ -106,9 +111,12 @@ class NonBlockingLockMethodTests {
     void whenFluxSubscribersContendThenEachRunsAloneWithoutBlocking() {
         runner.run(context -> {
             NonBlockingService service = context.getBean(NonBlockingService.class);
-            List<Long> values = Flux.merge(service.flux().subscribeOn(Schedulers.parallel()),
-                    service.flux().subscribeOn(Schedulers.parallel()), service.flux().subscribeOn(Schedulers.parallel()))
-                    .collectList().block(Duration.ofSeconds(20));
+            List<Long> values = Flux.merge(
+                            service.flux().subscribeOn(Schedulers.parallel()),
+                            service.flux().subscribeOn(Schedulers.parallel()),
+                            service.flux().subscribeOn(Schedulers.parallel()))
+                    .collectList()
+                    .block(Duration.ofSeconds(20));
             assertThat(values).hasSize(9);
             assertThat(service.maxConcurrent()).isEqualTo(1);
             assertThat(context.getBean(LockClient.class).heldLocks()).isEmpty();
@@ -121,8 +129,10 @@ class NonBlockingLockMethodTests {
             NonBlockingService service = context.getBean(NonBlockingService.class);
             // Called from parallel threads: neither the call nor the hand-off may block them.
             List<String> results = Flux.range(0, 3)
-                    .flatMap(i -> Mono.fromCompletionStage(() -> service.stage("s" + i)).subscribeOn(Schedulers.parallel()))
-                    .collectList().block(Duration.ofSeconds(20));
+                    .flatMap(i -> Mono.fromCompletionStage(() -> service.stage("s" + i))
+                            .subscribeOn(Schedulers.parallel()))
+                    .collectList()
+                    .block(Duration.ofSeconds(20));
             assertThat(results).containsExactlyInAnyOrder("s0", "s1", "s2");
             assertThat(service.maxConcurrent()).isEqualTo(1);
             assertThat(context.getBean(LockClient.class).heldLocks()).isEmpty();
@@ -145,20 +155,25 @@ class NonBlockingLockMethodTests {
 
         @DistributedLock(name = "nb-mono")
         public Mono<String> mono(String value, Duration work) {
-            return Mono.fromRunnable(this::enter).then(Mono.delay(work)).thenReturn(value)
+            return Mono.fromRunnable(this::enter)
+                    .then(Mono.delay(work))
+                    .thenReturn(value)
                     .doFinally(signal -> running.decrementAndGet());
         }
 
         @DistributedLock(name = "nb-flux")
         public Flux<Long> flux() {
-            return Flux.interval(Duration.ofMillis(20)).take(3).doOnSubscribe(s -> enter())
+            return Flux.interval(Duration.ofMillis(20))
+                    .take(3)
+                    .doOnSubscribe(s -> enter())
                     .doFinally(signal -> running.decrementAndGet());
         }
 
         @DistributedLock(name = "nb-stage")
         public CompletionStage<String> stage(String value) {
             enter();
-            return CompletableFuture.supplyAsync(() -> value, CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS))
+            return CompletableFuture.supplyAsync(
+                            () -> value, CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS))
                     .whenComplete((v, e) -> running.decrementAndGet());
         }
     }

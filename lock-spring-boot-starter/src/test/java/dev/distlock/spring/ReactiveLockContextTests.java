@@ -1,7 +1,12 @@
 package dev.distlock.spring;
 
-import java.time.Duration;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
+import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -9,18 +14,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 
-import dev.distlock.core.test.RedisServers;
-import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
-import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-
 /** {@link ReactorLockContext.current()} inside the chain of reactive lock methods, on whatever thread it runs. */
 class ReactiveLockContextTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
             .withPropertyValues("distlock.redis.url=" + RedisServers.shared().uri(), "distlock.defaults.wait-time=5s")
             .withBean(ReactiveService.class);
 
@@ -35,7 +34,10 @@ class ReactiveLockContextTests {
     @Test
     void whenLocksAreNestedInAFluxChainThenTheInnermostIsExposed() {
         runner.run(context -> {
-            assertThat(context.getBean(ReactiveService.class).flux().collectList().block(Duration.ofSeconds(10)))
+            assertThat(context.getBean(ReactiveService.class)
+                            .flux()
+                            .collectList()
+                            .block(Duration.ofSeconds(10)))
                     .containsExactly("reactive-flux", "reactive-flux");
         });
     }
@@ -45,11 +47,11 @@ class ReactiveLockContextTests {
         Hooks.enableAutomaticContextPropagation();
         try {
             runner.run(context -> {
-                String seen = context.getBean(ReactiveService.class).threadLocal("7").block(Duration.ofSeconds(10));
+                String seen =
+                        context.getBean(ReactiveService.class).threadLocal("7").block(Duration.ofSeconds(10));
                 assertThat(seen).startsWith("reactive-tl:7 on parallel-");
             });
-        }
-        finally {
+        } finally {
             Hooks.disableAutomaticContextPropagation();
         }
     }
@@ -64,7 +66,8 @@ class ReactiveLockContextTests {
 
     @Test
     void whenNoLockMethodThenCurrentMonoFails() {
-        assertThatIllegalStateException().isThrownBy(() -> ReactorLockContext.current().block(Duration.ofSeconds(5)))
+        assertThatIllegalStateException()
+                .isThrownBy(() -> ReactorLockContext.current().block(Duration.ofSeconds(5)))
                 .withMessageContaining("ReactorLockContext.current()");
     }
 
@@ -74,26 +77,29 @@ class ReactiveLockContextTests {
         public Mono<String> mono(String id) {
             return Mono.delay(Duration.ofMillis(20))
                     .flatMap(tick -> ReactorLockContext.current())
-                    .map(lock -> lock.name() + " held=" + lock.isHeld() + " threadLocal=" + LockContext.find().isPresent()
-                            + " fenced=" + lock.fencingToken().isPresent());
+                    .map(lock -> lock.name() + " held=" + lock.isHeld() + " threadLocal="
+                            + LockContext.find().isPresent() + " fenced="
+                            + lock.fencingToken().isPresent());
         }
 
         @DistributedLock(name = "reactive-tl", key = "#id")
         public Mono<String> threadLocal(String id) {
             return Mono.delay(Duration.ofMillis(20))
-                    .map(tick -> LockContext.current().name() + " on " + Thread.currentThread().getName());
+                    .map(tick -> LockContext.current().name() + " on "
+                            + Thread.currentThread().getName());
         }
 
         @DistributedLock(name = "reactive-handle", key = "#id")
         public Mono<String> handled(String id) {
-            return Mono.delay(Duration.ofMillis(20)).handle((tick, sink) -> sink.next(
-                    LockContext.current().name() + " on " + Thread.currentThread().getName()));
+            return Mono.delay(Duration.ofMillis(20))
+                    .handle((tick, sink) -> sink.next(LockContext.current().name() + " on "
+                            + Thread.currentThread().getName()));
         }
 
         @DistributedLock(name = "reactive-flux")
         public Flux<String> flux() {
-            return Flux.interval(Duration.ofMillis(10)).take(2)
-                    .concatMap(tick -> ReactorLockContext.current().map(LockContext::name));
+            return Flux.interval(Duration.ofMillis(10)).take(2).concatMap(tick -> ReactorLockContext.current()
+                    .map(LockContext::name));
         }
     }
 }

@@ -1,19 +1,8 @@
 package dev.distlock.spring;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.LockListener;
 import dev.distlock.core.test.RedisServer;
@@ -23,10 +12,19 @@ import dev.distlock.spring.autoconfigure.DistlockEndpointAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockMetricsAutoConfiguration;
 import dev.distlock.spring.internal.ActiveHolds;
 import dev.distlock.spring.internal.DistlockEndpoint;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.awaitility.Awaitility.await;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Red-lock node clients carry the listener of the main client: a RED hold whose lease is lost on a
@@ -41,8 +39,10 @@ class RedLockNodeClientsTests {
 
     private ApplicationContextRunner runner() {
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class,
-                        DistlockMetricsAutoConfiguration.class, DistlockEndpointAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(
+                        DistlockAutoConfiguration.class,
+                        DistlockMetricsAutoConfiguration.class,
+                        DistlockEndpointAutoConfiguration.class))
                 .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                 .withBean(LockListener.class, () -> new LockListener() {
                     @Override
@@ -50,9 +50,15 @@ class RedLockNodeClientsTests {
                         lostEvents.add(lockName);
                     }
                 })
-                .withPropertyValues("distlock.redis.url=" + nodes.get(0).uri(), "distlock.watchdog-timeout=3s",
-                        "distlock.lease-lost-policy=throw", "management.endpoints.web.exposure.include=distlock",
-                        "distlock.redlock.nodes=" + String.join(",", nodes.stream().map(RedisServer::uri).toList()));
+                .withPropertyValues(
+                        "distlock.redis.url=" + nodes.get(0).uri(),
+                        "distlock.watchdog-timeout=3s",
+                        "distlock.lease-lost-policy=throw",
+                        "management.endpoints.web.exposure.include=distlock",
+                        "distlock.redlock.nodes="
+                                + String.join(
+                                        ",",
+                                        nodes.stream().map(RedisServer::uri).toList()));
     }
 
     @BeforeAll
@@ -78,14 +84,19 @@ class RedLockNodeClientsTests {
     void whenARedHoldLosesItsLeaseOnAMajorityThenThePolicyAndTheMetricApply() {
         runner().run(context -> {
             LockTemplate template = context.getBean(LockTemplate.class);
-            assertThatExceptionOfType(LockLeaseExpiredException.class).isThrownBy(() -> template.execute("red-lost",
-                    LockOptions.of(LockType.RED).withWaitTime(Duration.ofSeconds(5)), () -> {
-                        nodes.get(0).command("DEL", "red-lost");
-                        nodes.get(1).command("DEL", "red-lost");
-                        await().atMost(Duration.ofSeconds(20)).until(() -> lost(context));
-                    }));
+            assertThatExceptionOfType(LockLeaseExpiredException.class)
+                    .isThrownBy(() -> template.execute(
+                            "red-lost", LockOptions.of(LockType.RED).withWaitTime(Duration.ofSeconds(5)), () -> {
+                                nodes.get(0).command("DEL", "red-lost");
+                                nodes.get(1).command("DEL", "red-lost");
+                                await().atMost(Duration.ofSeconds(20)).until(() -> lost(context));
+                            }));
             assertThat(lostEvents).contains("red-lost");
-            assertThat(context.getBean(MeterRegistry.class).get("distlock.lease.lost").counter().count()).isEqualTo(1);
+            assertThat(context.getBean(MeterRegistry.class)
+                            .get("distlock.lease.lost")
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
         });
     }
 
@@ -93,8 +104,8 @@ class RedLockNodeClientsTests {
     void whenARedHoldLosesItsLeaseOnAMinorityThenItIsStillHeld() {
         runner().run(context -> {
             AtomicBoolean ran = new AtomicBoolean();
-            context.getBean(LockTemplate.class).execute("red-minority",
-                    LockOptions.of(LockType.RED).withWaitTime(Duration.ofSeconds(5)), () -> {
+            context.getBean(LockTemplate.class)
+                    .execute("red-minority", LockOptions.of(LockType.RED).withWaitTime(Duration.ofSeconds(5)), () -> {
                         nodes.get(2).command("DEL", "red-minority");
                         // The node's watchdog reports the loss to the application's listener...
                         await().atMost(Duration.ofSeconds(20)).until(() -> lostEvents.contains("red-minority"));
@@ -108,18 +119,25 @@ class RedLockNodeClientsTests {
 
     @Test
     void whenARedLockIsHeldThenTheEndpointListsItsHoldOnEveryNode() {
-        runner().run(context -> context.getBean(LockTemplate.class).execute("red-listed",
-                LockOptions.of(LockType.RED).withWaitTime(Duration.ofSeconds(5)), () -> {
-                    DistlockEndpoint.LocksReport report = context.getBean(DistlockEndpoint.class).locks();
-                    assertThat(report.held()).filteredOn(h -> h.name().equals("red-listed"))
-                            .extracting(DistlockEndpoint.HeldLockReport::type, DistlockEndpoint.HeldLockReport::redLockNode)
-                            .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("red", 0),
+        runner().run(context -> context.getBean(LockTemplate.class)
+                .execute("red-listed", LockOptions.of(LockType.RED).withWaitTime(Duration.ofSeconds(5)), () -> {
+                    DistlockEndpoint.LocksReport report =
+                            context.getBean(DistlockEndpoint.class).locks();
+                    assertThat(report.held())
+                            .filteredOn(h -> h.name().equals("red-listed"))
+                            .extracting(
+                                    DistlockEndpoint.HeldLockReport::type, DistlockEndpoint.HeldLockReport::redLockNode)
+                            .containsExactlyInAnyOrder(
+                                    org.assertj.core.groups.Tuple.tuple("red", 0),
                                     org.assertj.core.groups.Tuple.tuple("red", 1),
                                     org.assertj.core.groups.Tuple.tuple("red", 2));
-                    assertThat(report.held()).filteredOn(h -> h.name().equals("red-listed"))
+                    assertThat(report.held())
+                            .filteredOn(h -> h.name().equals("red-listed"))
                             .allSatisfy(h -> assertThat(h.template()).isEqualTo("red-listed"));
-                    DistlockEndpoint.LockState state = context.getBean(DistlockEndpoint.class).lock("red-listed");
-                    assertThat(state.redLockNodes()).extracting(DistlockEndpoint.NodeState::state)
+                    DistlockEndpoint.LockState state =
+                            context.getBean(DistlockEndpoint.class).lock("red-listed");
+                    assertThat(state.redLockNodes())
+                            .extracting(DistlockEndpoint.NodeState::state)
                             .containsExactly("locked", "locked", "locked");
                 }));
     }

@@ -1,9 +1,16 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
+import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,15 +21,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.scheduling.annotation.Scheduled;
 
-import dev.distlock.core.LockClient;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
-import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
-import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 /** Scheduled jobs: a startup warning when they wait for the lock, and a minimum hold across instances. */
 @ExtendWith(OutputCaptureExtension.class)
 class ScheduledJobLockTests {
@@ -32,7 +30,8 @@ class ScheduledJobLockTests {
     private static final String WAIT_WARNING = "is @Scheduled and waits";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
             .withPropertyValues("distlock.redis.url=" + redis.uri());
 
     private LockClient other;
@@ -66,30 +65,35 @@ class ScheduledJobLockTests {
 
     @Test
     void whenFastJobHasMinHoldTimeThenTheLockIsKeptThatLongAcrossInstances() {
-        runner.withBean(FastJob.class).run(first -> runner.withBean(FastJob.class).run(second -> {
-            FastJob a = first.getBean(FastJob.class);
-            FastJob b = second.getBean(FastJob.class);
-            long start = System.nanoTime();
-            a.run();
-            assertThat(a.runs()).hasValue(1);
-            // The method returned at once: the deferral is not a sleep.
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
-            b.run();
-            assertThat(b.runs()).as("the second instance must not run the job within minHoldTime").hasValue(0);
-            assertThat(other.getLock("fast-job").tryLock(0, 10_000, TimeUnit.MILLISECONDS)).isFalse();
-            await().atMost(Duration.ofSeconds(15)).until(() -> !other.getLock("fast-job").isLocked());
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(4));
-            b.run();
-            assertThat(b.runs()).hasValue(1);
-        }));
+        runner.withBean(FastJob.class)
+                .run(first -> runner.withBean(FastJob.class).run(second -> {
+                    FastJob a = first.getBean(FastJob.class);
+                    FastJob b = second.getBean(FastJob.class);
+                    long start = System.nanoTime();
+                    a.run();
+                    assertThat(a.runs()).hasValue(1);
+                    // The method returned at once: the deferral is not a sleep.
+                    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+                    b.run();
+                    assertThat(b.runs())
+                            .as("the second instance must not run the job within minHoldTime")
+                            .hasValue(0);
+                    assertThat(other.getLock("fast-job").tryLock(0, 10_000, TimeUnit.MILLISECONDS))
+                            .isFalse();
+                    await().atMost(Duration.ofSeconds(15))
+                            .until(() -> !other.getLock("fast-job").isLocked());
+                    assertThat(Duration.ofNanos(System.nanoTime() - start))
+                            .isGreaterThanOrEqualTo(Duration.ofSeconds(4));
+                    b.run();
+                    assertThat(b.runs()).hasValue(1);
+                }));
     }
 
     static class WaitingJob {
 
         @Scheduled(fixedDelay = 3_600_000, initialDelay = 3_600_000)
         @DistributedLock(name = "waiting-job")
-        public void run() {
-        }
+        public void run() {}
     }
 
     static class FastJob {

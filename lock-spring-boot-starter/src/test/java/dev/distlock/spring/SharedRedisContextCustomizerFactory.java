@@ -1,8 +1,8 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.test.RedisServers;
 import java.util.List;
 import java.util.Map;
-
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextConfigurationAttributes;
@@ -10,14 +10,12 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
 
-import dev.distlock.core.test.RedisServers;
-
 /** Points {@code distlock.redis.url} of a {@link DistlockRedisTest} context at the fixture's shared Redis. */
 final class SharedRedisContextCustomizerFactory implements ContextCustomizerFactory {
 
     @Override
-    public ContextCustomizer createContextCustomizer(Class<?> testClass,
-            List<ContextConfigurationAttributes> configAttributes) {
+    public ContextCustomizer createContextCustomizer(
+            Class<?> testClass, List<ContextConfigurationAttributes> configAttributes) {
         return new SharedRedisUrl(RedisServers.shared().uri());
     }
 
@@ -30,7 +28,8 @@ final class SharedRedisContextCustomizerFactory implements ContextCustomizerFact
         @Override
         public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {
             // First, like @DynamicPropertySource: the test's Redis wins over any configured one.
-            context.getEnvironment().getPropertySources()
+            context.getEnvironment()
+                    .getPropertySources()
                     .addFirst(new MapPropertySource("distlockSharedRedis", Map.of("distlock.redis.url", uri)));
         }
     }

@@ -1,11 +1,10 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** Hands the fixture's shared Redis to {@link RedisServer} parameters of a {@link DistlockRedisTest}. */
 final class SharedRedisParameterResolver implements ParameterResolver {

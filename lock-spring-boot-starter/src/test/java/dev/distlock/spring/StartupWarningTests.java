@@ -1,5 +1,10 @@
 package dev.distlock.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
+import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -10,12 +15,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 
-import dev.distlock.core.test.RedisServers;
-import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
-import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Startup warnings about advisor ordering that would weaken the lock. */
 @ExtendWith(OutputCaptureExtension.class)
 class StartupWarningTests {
@@ -25,12 +24,14 @@ class StartupWarningTests {
     private static final String ASYNC_WARNING = "also has @Async";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class))
             .withPropertyValues("distlock.redis.url=" + RedisServers.shared().uri());
 
     @Test
     void whenLockAdvisorIsOrderedInsideTransactionsThenStartupWarns(CapturedOutput output) {
-        runner.withUserConfiguration(EarlyTransactions.class).withPropertyValues("distlock.aspect.order=100")
+        runner.withUserConfiguration(EarlyTransactions.class)
+                .withPropertyValues("distlock.aspect.order=100")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(output).contains(INSIDE_WARNING).contains("(order 100)");
@@ -39,11 +40,10 @@ class StartupWarningTests {
 
     @Test
     void whenLockAdvisorHasTheDefaultOrderThenNoOrderingWarning(CapturedOutput output) {
-        runner.withUserConfiguration(DefaultTransactions.class)
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    assertThat(output).doesNotContain(INSIDE_WARNING);
-                });
+        runner.withUserConfiguration(DefaultTransactions.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output).doesNotContain(INSIDE_WARNING);
+        });
     }
 
     @Test
@@ -56,27 +56,26 @@ class StartupWarningTests {
 
     @Test
     void whenLockedMethodIsNotAsyncThenNoAsyncWarning(CapturedOutput output) {
-        runner.withBean(LockedService.class).withBean("keyBean", LockedService.KeyBean.class).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(output).doesNotContain(ASYNC_WARNING);
-        });
+        runner.withBean(LockedService.class)
+                .withBean("keyBean", LockedService.KeyBean.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output).doesNotContain(ASYNC_WARNING);
+                });
     }
 
     @Configuration(proxyBeanMethods = false)
     @EnableTransactionManagement(order = 0)
-    static class EarlyTransactions {
-    }
+    static class EarlyTransactions {}
 
     @Configuration(proxyBeanMethods = false)
     @EnableTransactionManagement
-    static class DefaultTransactions {
-    }
+    static class DefaultTransactions {}
 
     static class AsyncLocked {
 
         @Async
         @DistributedLock(name = "report")
-        public void report() {
-        }
+        public void report() {}
     }
 }

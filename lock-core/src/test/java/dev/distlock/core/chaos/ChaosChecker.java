@@ -1,5 +1,8 @@
 package dev.distlock.core.chaos;
 
+import dev.distlock.core.chaos.Event.Kind;
+import dev.distlock.core.chaos.Event.Phase;
+import dev.distlock.core.chaos.Event.Type;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -7,10 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import dev.distlock.core.chaos.Event.Kind;
-import dev.distlock.core.chaos.Event.Phase;
-import dev.distlock.core.chaos.Event.Type;
 
 /**
  * Reads a run's history and reports violations. The rules are conservative: a violation is only
@@ -71,7 +70,11 @@ final class ChaosChecker {
      * @param maxLeaseMillis longest explicit lease an operation may ask for
      * @param clockErrorMillis allowance for clock readings
      */
-    record Params(long watchdogMillis, long commandTimeoutMillis, long fairWaitMillis, long maxLeaseMillis,
+    record Params(
+            long watchdogMillis,
+            long commandTimeoutMillis,
+            long fairWaitMillis,
+            long maxLeaseMillis,
             long clockErrorMillis) {
 
         long livenessBoundMillis() {
@@ -88,8 +91,7 @@ final class ChaosChecker {
     }
 
     /** @param violations what was found  @param stats counters, for the report */
-    record Result(List<Violation> violations, Map<String, Long> stats) {
-    }
+    record Result(List<Violation> violations, Map<String, Long> stats) {}
 
     /** The events of one acquisition and its release. */
     static final class Op {
@@ -106,15 +108,19 @@ final class ChaosChecker {
         @Override
         public String toString() {
             return inv.kind() + "" + inv.locks() + " " + inv.owner() + " op " + id() + " inv@" + inv.time()
-                    + (res == null ? " unanswered" : " " + res.phase() + "@" + res.time() + (res.token() > 0 ? " token " + res.token() : ""))
+                    + (res == null
+                            ? " unanswered"
+                            : " " + res.phase() + "@" + res.time() + (res.token() > 0 ? " token " + res.token() : ""))
                     + " lease " + inv.leaseMillis() + " wait " + inv.waitMillis()
                     + (relInv == null ? " never released" : " rel@" + relInv.time())
-                    + (relRes == null ? "" : " " + relRes.phase() + "@" + relRes.time() + ("-".equals(relRes.detail()) ? "" : " " + relRes.detail()));
+                    + (relRes == null
+                            ? ""
+                            : " " + relRes.phase() + "@" + relRes.time()
+                                    + ("-".equals(relRes.detail()) ? "" : " " + relRes.detail()));
         }
     }
 
-    private record Interval(Op op, long start, long end) {
-    }
+    private record Interval(Op op, long start, long end) {}
 
     private final Params params;
     private final List<Fault> faults;
@@ -153,16 +159,13 @@ final class ChaosChecker {
                 if (e.phase() == Phase.INV) {
                     op.inv = e;
                     count("ops " + e.kind() + (e.parent() >= 0 ? " (nested)" : ""));
-                }
-                else {
+                } else {
                     op.res = e;
                     count("acquire " + e.phase());
                 }
-            }
-            else if (e.phase() == Phase.INV) {
+            } else if (e.phase() == Phase.INV) {
                 op.relInv = e;
-            }
-            else {
+            } else {
                 op.relRes = e;
                 count("release " + e.phase());
             }
@@ -176,8 +179,7 @@ final class ChaosChecker {
                 if (outer != null) {
                     outer.nested.add(op);
                 }
-            }
-            else {
+            } else {
                 ops.add(op);
             }
         }
@@ -209,12 +211,16 @@ final class ChaosChecker {
             for (Interval hold : holds) {
                 active.removeIf(other -> other.end() <= hold.start() + params.clockErrorMillis());
                 for (Interval other : active) {
-                    boolean shared = other.op().inv.kind() == Kind.READ && hold.op().inv.kind() == Kind.READ;
+                    boolean shared =
+                            other.op().inv.kind() == Kind.READ && hold.op().inv.kind() == Kind.READ;
                     if (!shared && !other.op().inv.owner().equals(hold.op().inv.owner())) {
                         long overlap = Math.min(other.end(), hold.end()) - hold.start();
-                        violations.add(new Violation("OVERLAP", "lock '" + entry.getKey() + "' held by two owners for "
-                                + overlap + " ms: [" + other.op() + "] safe " + other.start() + ".." + other.end()
-                                + " and [" + hold.op() + "] safe " + hold.start() + ".." + hold.end()));
+                        violations.add(new Violation(
+                                "OVERLAP",
+                                "lock '" + entry.getKey() + "' held by two owners for "
+                                        + overlap + " ms: [" + other.op() + "] safe " + other.start() + ".."
+                                        + other.end()
+                                        + " and [" + hold.op() + "] safe " + hold.start() + ".." + hold.end()));
                     }
                 }
                 active.add(hold);
@@ -241,28 +247,41 @@ final class ChaosChecker {
         if (smallestLease == Long.MAX_VALUE || op.inv.detail().equals("broken") || "broken".equals(op.res.detail())) {
             return;
         }
-        long validUntil = op.inv.time() + Math.min(smallestLease, nest.stream().anyMatch(m -> m.inv.leaseMillis() < 0)
-                ? params.watchdogMillis : Long.MAX_VALUE) - params.clockErrorMillis;
+        long validUntil = op.inv.time()
+                + Math.min(
+                        smallestLease,
+                        nest.stream().anyMatch(m -> m.inv.leaseMillis() < 0) ? params.watchdogMillis : Long.MAX_VALUE)
+                - params.clockErrorMillis;
         for (Op member : nest) {
             Event answer = member.relRes;
-            if (answer == null || answer.phase() != Phase.ERR || !answer.detail().contains("IllegalMonitorStateException")
+            if (answer == null
+                    || answer.phase() != Phase.ERR
+                    || !answer.detail().contains("IllegalMonitorStateException")
                     || answer.time() >= validUntil) {
                 continue;
             }
-            boolean dataLoss = faults.stream().anyMatch(f -> f.dataLoss() && f.start() - params.clockErrorMillis
-                    <= answer.time() && f.settled() >= op.inv.time());
+            boolean dataLoss = faults.stream()
+                    .anyMatch(f -> f.dataLoss()
+                            && f.start() - params.clockErrorMillis <= answer.time()
+                            && f.settled() >= op.inv.time());
             if (!dataLoss) {
-                violations.add(new Violation("EARLY_LOSS", "release answered 'not held' at " + answer.time() + ", "
-                        + (validUntil - answer.time()) + " ms before the lease could have run out (" + validUntil
-                        + "), with no data-loss fault: [" + member + "]" + (member == op ? "" : " nested in [" + op + "]")
-                        + "; faults around: " + faultsAround(op.inv.time(), answer.time())));
+                violations.add(new Violation(
+                        "EARLY_LOSS",
+                        "release answered 'not held' at " + answer.time() + ", "
+                                + (validUntil - answer.time()) + " ms before the lease could have run out ("
+                                + validUntil
+                                + "), with no data-loss fault: [" + member + "]"
+                                + (member == op ? "" : " nested in [" + op + "]")
+                                + "; faults around: " + faultsAround(op.inv.time(), answer.time())));
             }
         }
     }
 
     private List<String> faultsAround(long from, long to) {
-        return faults.stream().filter(f -> f.start() <= to && f.settled() >= from)
-                .map(f -> f.type() + "@" + f.start() + ".." + f.end()).toList();
+        return faults.stream()
+                .filter(f -> f.start() <= to && f.settled() >= from)
+                .map(f -> f.type() + "@" + f.start() + ".." + f.end())
+                .toList();
     }
 
     /** @return the part of a hold during which no documented cause could have ended it, or null */
@@ -293,20 +312,24 @@ final class ChaosChecker {
                     return null;
                 }
             }
-        }
-        else {
+        } else {
             end = Math.min(end, op.inv.time() + smallestLease - params.clockErrorMillis);
         }
-        long lostUntil = (op.relRes != null ? op.relRes.time() : end) + params.watchdogMillis
-                + 2 * params.commandTimeoutMillis;
+        long lostUntil =
+                (op.relRes != null ? op.relRes.time() : end) + params.watchdogMillis + 2 * params.commandTimeoutMillis;
         for (Event report : lost) {
-            if (report.owner().equals(op.inv.owner()) && report.time() >= op.inv.time() && report.time() <= lostUntil
-                    && (op.inv.locks().contains(report.locks().get(0)) || !knownName(report.locks().get(0)))) {
+            if (report.owner().equals(op.inv.owner())
+                    && report.time() >= op.inv.time()
+                    && report.time() <= lostUntil
+                    && (op.inv.locks().contains(report.locks().get(0))
+                            || !knownName(report.locks().get(0)))) {
                 return null;
             }
         }
         for (Fault fault : faults) {
-            if (fault.dataLoss() && fault.start() - params.clockErrorMillis <= end && fault.settled() >= op.inv.time()) {
+            if (fault.dataLoss()
+                    && fault.start() - params.clockErrorMillis <= end
+                    && fault.settled() >= op.inv.time()) {
                 end = Math.min(end, fault.start() - params.clockErrorMillis);
             }
         }
@@ -324,8 +347,12 @@ final class ChaosChecker {
         Map<String, List<Op>> byOwnerToken = new HashMap<>();
         for (Op op : ops) {
             if (op.res != null && op.res.token() > 0) {
-                byOwnerToken.computeIfAbsent(op.inv.owner() + "/" + op.res.token() + "/" + op.inv.locks().get(0),
-                        k -> new ArrayList<>()).add(op);
+                byOwnerToken
+                        .computeIfAbsent(
+                                op.inv.owner() + "/" + op.res.token() + "/"
+                                        + op.inv.locks().get(0),
+                                k -> new ArrayList<>())
+                        .add(op);
             }
         }
         Map<String, LedgerEntry> firstWriter = new HashMap<>();
@@ -337,22 +364,28 @@ final class ChaosChecker {
                 continue;
             }
             LedgerEntry first = firstWriter.get(tokenKey);
-            Op earlier = first == null ? null : latestBefore(byOwnerToken.get(first.owner() + "/" + first.token() + "/"
-                    + first.lock()), first.time());
-            Op later = latestBefore(byOwnerToken.get(entry.owner() + "/" + entry.token() + "/" + entry.lock()), entry.time());
+            Op earlier = first == null
+                    ? null
+                    : latestBefore(
+                            byOwnerToken.get(first.owner() + "/" + first.token() + "/" + first.lock()), first.time());
+            Op later = latestBefore(
+                    byOwnerToken.get(entry.owner() + "/" + entry.token() + "/" + entry.lock()), entry.time());
             // The first owner drew the token no earlier than its acquisition's invocation, the second no
             // later than its write; a counter reset in between explains the duplicate.
             long from = earlier != null ? earlier.inv.time() : Long.MIN_VALUE;
             long to = entry.time();
-            boolean excused = faults.stream().anyMatch(f -> f.dataLoss() && f.start() - params.clockErrorMillis <= to
-                    && f.settled() >= from);
+            boolean excused = faults.stream()
+                    .anyMatch(f -> f.dataLoss() && f.start() - params.clockErrorMillis <= to && f.settled() >= from);
             if (excused) {
                 count("ledger DUP excused by a data-loss fault");
                 continue;
             }
-            violations.add(new Violation("FENCING", "lock '" + entry.lock() + "': token " + entry.token()
-                    + " accepted from two owners: " + (first == null ? "?" : first.owner() + "@" + first.time()) + " ["
-                    + earlier + "] and " + entry.owner() + "@" + entry.time() + " [" + later + "]"));
+            violations.add(new Violation(
+                    "FENCING",
+                    "lock '" + entry.lock() + "': token " + entry.token()
+                            + " accepted from two owners: " + (first == null ? "?" : first.owner() + "@" + first.time())
+                            + " ["
+                            + earlier + "] and " + entry.owner() + "@" + entry.time() + " [" + later + "]"));
         }
     }
 
@@ -372,7 +405,8 @@ final class ChaosChecker {
     private void checkLiveness() {
         long bound = params.livenessBoundMillis();
         for (Op waiter : ops) {
-            boolean answered = waiter.res != null && (waiter.res.phase() == Phase.FAIL || waiter.res.phase() == Phase.OK);
+            boolean answered =
+                    waiter.res != null && (waiter.res.phase() == Phase.FAIL || waiter.res.phase() == Phase.OK);
             if (!answered || waiter.res.time() - waiter.inv.time() < bound) {
                 continue;
             }
@@ -406,11 +440,12 @@ final class ChaosChecker {
                 longestFrom = cursor;
             }
             if (longest >= bound) {
-                violations.add(new Violation("STRANDED", "waiter [" + waiter + "] was not served although its locks "
-                        + waiter.inv.locks() + " were free and no fault was active for " + longest + " ms from "
-                        + longestFrom + " (bound " + bound + " ms)"));
-            }
-            else if (longest > 0) {
+                violations.add(new Violation(
+                        "STRANDED",
+                        "waiter [" + waiter + "] was not served although its locks "
+                                + waiter.inv.locks() + " were free and no fault was active for " + longest + " ms from "
+                                + longestFrom + " (bound " + bound + " ms)"));
+            } else if (longest > 0) {
                 count("waits with a free stretch below the bound");
             }
         }
@@ -433,25 +468,34 @@ final class ChaosChecker {
             }
             Event inv = invocations.get(key);
             // "Not held" is an answer, not an outage (EARLY_LOSS judges it); timeouts may be load.
-            if (e.phase() != Phase.ERR || inv == null || e.detail().contains("timed out")
-                    || e.detail().contains("Interrupt") || e.detail().contains("IllegalMonitorStateException")) {
+            if (e.phase() != Phase.ERR
+                    || inv == null
+                    || e.detail().contains("timed out")
+                    || e.detail().contains("Interrupt")
+                    || e.detail().contains("IllegalMonitorStateException")) {
                 continue;
             }
-            boolean faulty = faults.stream().anyMatch(f -> f.start() - params.clockErrorMillis <= e.time()
-                    && f.settled() >= inv.time());
+            boolean faulty = faults.stream()
+                    .anyMatch(f -> f.start() - params.clockErrorMillis <= e.time() && f.settled() >= inv.time());
             if (!faulty) {
-                String error = e.type() + " " + e.detail().replaceAll("'[^']*'", "'*'")
-                        .replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "*").replaceAll("\\d+", "N");
+                String error = e.type() + " "
+                        + e.detail()
+                                .replaceAll("'[^']*'", "'*'")
+                                .replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "*")
+                                .replaceAll("\\d+", "N");
                 long[] seen = byError.computeIfAbsent(error, k -> new long[] {0, Long.MAX_VALUE, 0});
                 seen[0]++;
                 seen[1] = Math.min(seen[1], e.time());
                 seen[2] = Math.max(seen[2], e.time());
-                example.putIfAbsent(error, inv.jvm() + "#" + inv.op() + " " + inv.kind() + inv.locks() + " " + e.detail());
+                example.putIfAbsent(
+                        error, inv.jvm() + "#" + inv.op() + " " + inv.kind() + inv.locks() + " " + e.detail());
             }
         }
-        byError.forEach((error, seen) -> violations.add(new Violation("UNAVAILABLE", seen[0] + " call(s) failed between "
-                + seen[1] + " and " + seen[2] + " with no fault in force or settling: " + error + "; e.g. "
-                + example.get(error) + "; faults around: " + faultsAround(seen[1] - 30_000, seen[2]))));
+        byError.forEach((error, seen) -> violations.add(new Violation(
+                "UNAVAILABLE",
+                seen[0] + " call(s) failed between "
+                        + seen[1] + " and " + seen[2] + " with no fault in force or settling: " + error + "; e.g. "
+                        + example.get(error) + "; faults around: " + faultsAround(seen[1] - 30_000, seen[2]))));
     }
 
     /** @return until when an operation may have held or claimed its locks */

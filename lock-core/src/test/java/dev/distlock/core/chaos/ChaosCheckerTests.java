@@ -2,18 +2,16 @@ package dev.distlock.core.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import dev.distlock.core.chaos.ChaosChecker.Result;
 import dev.distlock.core.chaos.ChaosChecker.Violation;
 import dev.distlock.core.chaos.Event.Kind;
 import dev.distlock.core.chaos.Event.Phase;
 import dev.distlock.core.chaos.Event.Type;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * The harness's checker must not pass silently: synthetic histories with a known violation are
@@ -82,7 +80,19 @@ class ChaosCheckerTests {
     void whenAWatchdogHoldsReleaseFailedThenTheOverlapIsExplained() {
         hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 3000);
         events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
-        events.add(new Event(T + 3050, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0, 0,
+        events.add(new Event(
+                T + 3050,
+                "a",
+                1,
+                -1,
+                Type.REL,
+                Phase.ERR,
+                Kind.REENTRANT,
+                List.of("re-0"),
+                "a:1",
+                0,
+                0,
+                0,
                 "LockException: Command timed out"));
         hold("b", 1, "re-0", Kind.REENTRANT, -1, 1000, 1500);
         assertThat(check().violations()).isEmpty();
@@ -92,7 +102,19 @@ class ChaosCheckerTests {
     void whenAReleaseSaysNotHeldBeforeTheLeaseCouldEndThenEarlyLossIsReported() {
         hold("a", 1, "re-0", Kind.REENTRANT, 3000, 0, 500);
         events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
-        events.add(new Event(T + 510, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0, 0,
+        events.add(new Event(
+                T + 510,
+                "a",
+                1,
+                -1,
+                Type.REL,
+                Phase.ERR,
+                Kind.REENTRANT,
+                List.of("re-0"),
+                "a:1",
+                0,
+                0,
+                0,
                 "java.lang.IllegalMonitorStateException: lease expired"));
         assertThat(kinds(check())).containsExactly("EARLY_LOSS");
         faults.add(new Fault("RESTART", "node", T + 100, T + 200, true, 1000));
@@ -103,7 +125,19 @@ class ChaosCheckerTests {
     void whenAReleaseSaysNotHeldAfterTheLeaseCouldHaveEndedThenNothingIsReported() {
         hold("a", 1, "re-0", Kind.REENTRANT, 300, 0, 200);
         events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
-        events.add(new Event(T + 400, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0, 0,
+        events.add(new Event(
+                T + 400,
+                "a",
+                1,
+                -1,
+                Type.REL,
+                Phase.ERR,
+                Kind.REENTRANT,
+                List.of("re-0"),
+                "a:1",
+                0,
+                0,
+                0,
                 "java.lang.IllegalMonitorStateException: lease expired"));
         assertThat(check().violations()).isEmpty();
     }
@@ -153,8 +187,20 @@ class ChaosCheckerTests {
         long bound = ChaosRun.PARAMS.livenessBoundMillis();
         hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, bound);
         events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
-        events.add(new Event(T + bound + 10, "a", 1, -1, Type.REL, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, 0,
-                0, "LockException: Command timed out"));
+        events.add(new Event(
+                T + bound + 10,
+                "a",
+                1,
+                -1,
+                Type.REL,
+                Phase.ERR,
+                Kind.REENTRANT,
+                List.of("re-0"),
+                "a:1",
+                0,
+                0,
+                0,
+                "LockException: Command timed out"));
         events.add(event(500, "b", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", 2 * bound, -1, 0));
         events.add(event(2 * bound + 500, "b", 1, -1, Type.ACQ, Phase.FAIL, Kind.REENTRANT, "re-0", 2 * bound, -1, 0));
         assertThat(check().violations()).isEmpty();
@@ -163,7 +209,19 @@ class ChaosCheckerTests {
     @Test
     void whenACallFailsLongAfterEveryFaultSettledThenUnavailableIsReported() {
         events.add(event(0, "a", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", 0, -1, 0));
-        events.add(new Event(T + 20_000, "a", 1, -1, Type.ACQ, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, -1, 0,
+        events.add(new Event(
+                T + 20_000,
+                "a",
+                1,
+                -1,
+                Type.ACQ,
+                Phase.ERR,
+                Kind.REENTRANT,
+                List.of("re-0"),
+                "a:1",
+                0,
+                -1,
+                0,
                 "LockException: READONLY You can't write against a read only replica."));
         faults.add(new Fault("FAILOVER", "x", T - 10_000, T - 5000, true, 4000));
         assertThat(kinds(check())).containsExactly("UNAVAILABLE");
@@ -198,8 +256,8 @@ class ChaosCheckerTests {
     @Test
     @Tag("chaos")
     void whenAClientSkipsItsLocksThenTheRunReportsOverlapsAndDuplicateTokens() throws Exception {
-        ChaosRun.Report report = ChaosRun.run(new ChaosRun.Settings("standalone", 42, Duration.ofSeconds(10), 2, 3, false,
-                true));
+        ChaosRun.Report report =
+                ChaosRun.run(new ChaosRun.Settings("standalone", 42, Duration.ofSeconds(10), 2, 3, false, true));
         assertThat(report.violations()).extracting(Violation::kind).contains("OVERLAP", "FENCING");
     }
 
@@ -214,21 +272,60 @@ class ChaosCheckerTests {
     }
 
     private void hold(String jvm, long owner, String locks, Kind kind, long lease, long from, long to) {
-        long op = events.stream().filter(e -> e.jvm().equals(jvm)).mapToLong(Event::op).max().orElse(0) + 1;
+        long op = events.stream()
+                        .filter(e -> e.jvm().equals(jvm))
+                        .mapToLong(Event::op)
+                        .max()
+                        .orElse(0)
+                + 1;
         events.add(event(from - 5, jvm, op, -1, Type.ACQ, Phase.INV, kind, locks, 1000, lease, owner));
         events.add(event(from, jvm, op, -1, Type.ACQ, Phase.OK, kind, locks, 1000, lease, owner));
         events.add(event(to, jvm, op, -1, Type.REL, Phase.INV, kind, locks, 0, 0, owner));
         events.add(event(to + 5, jvm, op, -1, Type.REL, Phase.OK, kind, locks, 0, 0, owner));
     }
 
-    private static Event event(long at, String jvm, long op, long parent, Type type, Phase phase, Kind kind, String locks,
-            long wait, long lease, long owner) {
-        return new Event(T + at, jvm, op, parent, type, phase, kind, List.of(locks.split(",")), jvm + ":" + Math.max(1, owner),
-                wait, lease, 0, "-");
+    private static Event event(
+            long at,
+            String jvm,
+            long op,
+            long parent,
+            Type type,
+            Phase phase,
+            Kind kind,
+            String locks,
+            long wait,
+            long lease,
+            long owner) {
+        return new Event(
+                T + at,
+                jvm,
+                op,
+                parent,
+                type,
+                phase,
+                kind,
+                List.of(locks.split(",")),
+                jvm + ":" + Math.max(1, owner),
+                wait,
+                lease,
+                0,
+                "-");
     }
 
     private static Event withToken(Event e, long token) {
-        return new Event(e.time(), e.jvm(), e.op(), e.parent(), e.type(), e.phase(), e.kind(), e.locks(), e.owner(),
-                e.waitMillis(), e.leaseMillis(), token, e.detail());
+        return new Event(
+                e.time(),
+                e.jvm(),
+                e.op(),
+                e.parent(),
+                e.type(),
+                e.phase(),
+                e.kind(),
+                e.locks(),
+                e.owner(),
+                e.waitMillis(),
+                e.leaseMillis(),
+                token,
+                e.detail());
     }
 }

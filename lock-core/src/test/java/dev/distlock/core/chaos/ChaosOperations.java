@@ -1,13 +1,5 @@
 package dev.distlock.core.chaos;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.OptionalLong;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.MultiLock;
@@ -15,6 +7,13 @@ import dev.distlock.core.RedisLock;
 import dev.distlock.core.chaos.Event.Kind;
 import dev.distlock.core.chaos.Event.Phase;
 import dev.distlock.core.chaos.Event.Type;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The random operations of a client JVM, each recorded in its history: nested reentrant locks,
@@ -49,21 +48,25 @@ final class ChaosOperations {
     }
 
     static List<String> allNames() {
-        return Stream.of(REENTRANT, FENCED, FAIR, READ_WRITE).flatMap(List::stream).toList();
+        return Stream.of(REENTRANT, FENCED, FAIR, READ_WRITE)
+                .flatMap(List::stream)
+                .toList();
     }
 
     /** Connects and loads the scripts before the run, outside the recorded history. */
     void warmUp() throws InterruptedException {
-        List<RedisLock> locks = List.of(client.getLock(REENTRANT.get(0)), client.getFencedLock(FENCED.get(0)),
-                client.getFairLock(FAIR.get(0)), client.getReadWriteLock(READ_WRITE.get(0)).readLock(),
+        List<RedisLock> locks = List.of(
+                client.getLock(REENTRANT.get(0)),
+                client.getFencedLock(FENCED.get(0)),
+                client.getFairLock(FAIR.get(0)),
+                client.getReadWriteLock(READ_WRITE.get(0)).readLock(),
                 client.getReadWriteLock(READ_WRITE.get(1)).writeLock());
         for (RedisLock lock : locks) {
             try {
                 if (lock.tryLock(5000, 1000, MS)) {
                     lock.unlock();
                 }
-            }
-            catch (RuntimeException ignored) {
+            } catch (RuntimeException ignored) {
                 // a slow start is not a finding; the recorded run is
             }
         }
@@ -76,28 +79,27 @@ final class ChaosOperations {
             try {
                 if (pick < 20) {
                     nested(rnd);
-                }
-                else if (pick < 35) {
+                } else if (pick < 35) {
                     fenced(rnd);
-                }
-                else if (pick < 47) {
+                } else if (pick < 47) {
                     simple(rnd, Kind.FAIR, client.getFairLock(pick(rnd, FAIR)));
-                }
-                else if (pick < 57) {
-                    simple(rnd, Kind.READ, client.getReadWriteLock(pick(rnd, READ_WRITE)).readLock());
-                }
-                else if (pick < 67) {
-                    simple(rnd, Kind.WRITE, client.getReadWriteLock(pick(rnd, READ_WRITE)).writeLock());
-                }
-                else if (pick < 80) {
+                } else if (pick < 57) {
+                    simple(
+                            rnd,
+                            Kind.READ,
+                            client.getReadWriteLock(pick(rnd, READ_WRITE)).readLock());
+                } else if (pick < 67) {
+                    simple(
+                            rnd,
+                            Kind.WRITE,
+                            client.getReadWriteLock(pick(rnd, READ_WRITE)).writeLock());
+                } else if (pick < 80) {
                     multi(rnd);
-                }
-                else {
+                } else {
                     handoff(rnd, handoff);
                 }
                 Thread.sleep(rnd.nextInt(30));
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 return;
             }
         }
@@ -124,8 +126,7 @@ final class ChaosOperations {
                 }
             }
             hold(rnd);
-        }
-        finally {
+        } finally {
             release(op, Kind.REENTRANT, List.of(name), lock, null);
         }
     }
@@ -145,8 +146,7 @@ final class ChaosOperations {
         }
         try {
             section(rnd, name, token, history.owner(Thread.currentThread().getId()));
-        }
-        finally {
+        } finally {
             release(op, Kind.FENCED, List.of(name), lock, null);
         }
     }
@@ -159,8 +159,7 @@ final class ChaosOperations {
         }
         try {
             hold(rnd);
-        }
-        finally {
+        } finally {
             release(op, kind, names, lock, null);
         }
     }
@@ -177,8 +176,7 @@ final class ChaosOperations {
         }
         try {
             hold(rnd);
-        }
-        finally {
+        } finally {
             release(op, Kind.MULTI, names, lock, owner);
         }
     }
@@ -201,15 +199,12 @@ final class ChaosOperations {
             try {
                 if (fenced) {
                     section(local, name, token, history.owner(owner));
-                }
-                else {
+                } else {
                     hold(local);
                 }
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
-            }
-            finally {
+            } finally {
                 release(op, kind, List.of(name), lock, owner);
             }
         });
@@ -228,42 +223,58 @@ final class ChaosOperations {
         try {
             if (kind == Kind.FENCED) {
                 section(rnd, name, token, history.owner(self));
-            }
-            else {
+            } else {
                 hold(rnd);
             }
-        }
-        finally {
+        } finally {
             history.record(op, -1, Type.REL, Phase.INV, kind, List.of(name), self, 0, 10_000, 0, "-");
             history.record(op, -1, Type.REL, Phase.OK, kind, List.of(name), self, 0, 10_000, 0, "-");
         }
     }
 
     /** @return the token (0 when not fenced), or {@link #NOT_ACQUIRED} */
-    private long acquire(long op, long parent, Kind kind, List<String> names, RedisLock lock, long wait, long lease,
-            Long explicitOwner) throws InterruptedException {
-        long owner = explicitOwner != null ? explicitOwner : Thread.currentThread().getId();
+    private long acquire(
+            long op,
+            long parent,
+            Kind kind,
+            List<String> names,
+            RedisLock lock,
+            long wait,
+            long lease,
+            Long explicitOwner)
+            throws InterruptedException {
+        long owner =
+                explicitOwner != null ? explicitOwner : Thread.currentThread().getId();
         history.record(op, parent, Type.ACQ, Phase.INV, kind, names, owner, wait, lease, 0, "-");
         try {
             long token;
             if (lock instanceof FencedLock fencedLock) {
-                OptionalLong result = explicitOwner != null ? fencedLock.tryLockAndGetToken(wait, lease, MS, owner)
+                OptionalLong result = explicitOwner != null
+                        ? fencedLock.tryLockAndGetToken(wait, lease, MS, owner)
                         : fencedLock.tryLockAndGetToken(wait, lease, MS);
                 token = result.orElse(NOT_ACQUIRED);
-            }
-            else {
-                boolean ok = explicitOwner != null ? lock.tryLock(wait, lease, MS, owner) : lock.tryLock(wait, lease, MS);
+            } else {
+                boolean ok =
+                        explicitOwner != null ? lock.tryLock(wait, lease, MS, owner) : lock.tryLock(wait, lease, MS);
                 token = ok ? 0 : NOT_ACQUIRED;
             }
-            history.record(op, parent, Type.ACQ, token == NOT_ACQUIRED ? Phase.FAIL : Phase.OK, kind, names, owner, wait,
-                    lease, Math.max(0, token), "-");
+            history.record(
+                    op,
+                    parent,
+                    Type.ACQ,
+                    token == NOT_ACQUIRED ? Phase.FAIL : Phase.OK,
+                    kind,
+                    names,
+                    owner,
+                    wait,
+                    lease,
+                    Math.max(0, token),
+                    "-");
             return token;
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             history.record(op, parent, Type.ACQ, Phase.ERR, kind, names, owner, wait, lease, 0, ex.toString());
             throw ex;
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             history.record(op, parent, Type.ACQ, Phase.ERR, kind, names, owner, wait, lease, 0, ex.toString());
             // A call that fails at once (no permission, read-only replica) must not spin the thread;
             // not drawn from the seeded random, so the sequence of operations does not depend on errors.
@@ -273,18 +284,17 @@ final class ChaosOperations {
     }
 
     private void release(long op, Kind kind, List<String> names, RedisLock lock, Long explicitOwner) {
-        long owner = explicitOwner != null ? explicitOwner : Thread.currentThread().getId();
+        long owner =
+                explicitOwner != null ? explicitOwner : Thread.currentThread().getId();
         history.record(op, -1, Type.REL, Phase.INV, kind, names, owner, 0, 0, 0, "-");
         try {
             if (explicitOwner != null) {
                 lock.unlock(owner);
-            }
-            else {
+            } else {
                 lock.unlock();
             }
             history.record(op, -1, Type.REL, Phase.OK, kind, names, owner, 0, 0, 0, "-");
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             history.record(op, -1, Type.REL, Phase.ERR, kind, names, owner, 0, 0, 0, ex.toString());
         }
     }
@@ -299,7 +309,9 @@ final class ChaosOperations {
 
     private static long wait(Random rnd) {
         int r = rnd.nextInt(100);
-        return r < 15 ? 0 : r < 50 ? 50 + rnd.nextInt(1450) : r < 80 ? 2000 + rnd.nextInt(4000) : 10_000 + rnd.nextInt(15_000);
+        return r < 15
+                ? 0
+                : r < 50 ? 50 + rnd.nextInt(1450) : r < 80 ? 2000 + rnd.nextInt(4000) : 10_000 + rnd.nextInt(15_000);
     }
 
     static long lease(Random rnd) {

@@ -1,5 +1,8 @@
 package dev.distlock.core.chaos;
 
+import dev.distlock.core.chaos.ChaosChecker.Params;
+import dev.distlock.core.chaos.ChaosChecker.Violation;
+import dev.distlock.core.test.RedisServers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -14,13 +17,8 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.chaos.ChaosChecker.Params;
-import dev.distlock.core.chaos.ChaosChecker.Violation;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * One chaos run against one topology: starts the deployment and the client JVMs, lets them work
@@ -45,29 +43,39 @@ final class ChaosRun {
      * @param faults whether the nemesis runs
      * @param broken whether client JVM {@code w0} skips its locks (only to test the checker)
      */
-    record Settings(String topology, long seed, Duration duration, int jvms, int threads, boolean faults, boolean broken) {
-    }
+    record Settings(
+            String topology, long seed, Duration duration, int jvms, int threads, boolean faults, boolean broken) {}
 
     /** The outcome of a run. */
-    record Report(Settings settings, Path dir, Map<String, Long> stats, Map<String, Long> faults,
+    record Report(
+            Settings settings,
+            Path dir,
+            Map<String, Long> stats,
+            Map<String, Long> faults,
             List<Violation> violations) {
 
         String summary() {
             return "chaos " + settings.topology() + " seed=" + settings.seed() + " (-Dchaos.seed=" + settings.seed()
-                    + " -Dchaos.topology=" + settings.topology() + "): " + stats.entrySet().stream()
-                            .filter(e -> e.getKey().startsWith("ops ")).mapToLong(Map.Entry::getValue).sum()
-                    + " operations, " + faults.values().stream().mapToLong(Long::longValue).sum() + " faults, "
+                    + " -Dchaos.topology=" + settings.topology() + "): "
+                    + stats.entrySet().stream()
+                            .filter(e -> e.getKey().startsWith("ops "))
+                            .mapToLong(Map.Entry::getValue)
+                            .sum()
+                    + " operations, "
+                    + faults.values().stream().mapToLong(Long::longValue).sum() + " faults, "
                     + violations.size() + " violations; report " + dir.resolve("report.txt");
         }
     }
 
     static final Params PARAMS = new Params(3000, 2000, 2000, 4000, 25);
 
-    private ChaosRun() {
-    }
+    private ChaosRun() {}
 
     static Report run(Settings settings) throws Exception {
-        Path dir = Path.of("target", "chaos", settings.topology() + "-" + settings.seed() + "-" + System.currentTimeMillis())
+        Path dir = Path.of(
+                        "target",
+                        "chaos",
+                        settings.topology() + "-" + settings.seed() + "-" + System.currentTimeMillis())
                 .toAbsolutePath();
         Files.createDirectories(dir);
         log.info("[chaos] starting {} (Redis {}), run directory {}", settings, RedisServers.majorVersion(), dir);
@@ -75,7 +83,7 @@ final class ChaosRun {
         AtomicReference<ChaosTopology> topologyRef = new AtomicReference<>();
         Thread cleanup = new Thread(() -> stopAll(workers, topologyRef.get()), "chaos-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
-        AutoCloseable failoverWatch = () -> { };
+        AutoCloseable failoverWatch = () -> {};
         try {
             ChaosTopology topology = ChaosTopology.start(settings.topology());
             topologyRef.set(topology);
@@ -95,12 +103,10 @@ final class ChaosRun {
             try {
                 if (settings.faults()) {
                     nemesis.run(deadline);
-                }
-                else {
+                } else {
                     Thread.sleep(settings.duration().toMillis());
                 }
-            }
-            finally {
+            } finally {
                 nemesis.healAll();
             }
             topology.awaitHealthy();
@@ -123,14 +129,12 @@ final class ChaosRun {
             writeReport(report, faults);
             log.info("[chaos] {}", report.summary());
             return report;
-        }
-        finally {
+        } finally {
             failoverWatch.close();
             stopAll(workers, topologyRef.get());
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
-            }
-            catch (IllegalStateException shuttingDown) {
+            } catch (IllegalStateException shuttingDown) {
                 // the hook runs anyway
             }
         }
@@ -168,13 +172,14 @@ final class ChaosRun {
     static List<Event> readHistories(Path dir) throws IOException {
         List<Event> events = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("history-")).sorted().toList()) {
+            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("history-"))
+                    .sorted()
+                    .toList()) {
                 for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                     if (!line.isBlank()) {
                         try {
                             events.add(Event.parse(line));
-                        }
-                        catch (RuntimeException torn) {
+                        } catch (RuntimeException torn) {
                             // the last line of a JVM killed while writing it
                         }
                     }
@@ -190,7 +195,8 @@ final class ChaosRun {
         for (String lock : ChaosOperations.FENCED) {
             Path file = FencedLedger.logOf(dir, lock);
             if (Files.exists(file)) {
-                Files.readAllLines(file, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank())
+                Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                        .filter(l -> !l.isBlank())
                         .forEach(line -> entries.add(LedgerEntry.parse(lock, line)));
             }
         }
@@ -217,8 +223,7 @@ final class ChaosRun {
     private static void write(Path file, List<String> lines) {
         try {
             Files.write(file, lines, StandardCharsets.UTF_8);
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }

@@ -2,17 +2,15 @@ package dev.distlock.core.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.chaos.ChaosChecker.Violation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-
-import dev.distlock.core.chaos.ChaosChecker.Violation;
 
 /**
  * The randomized fault harness. The smoke run (part of {@code verify}) works 30 s against one
@@ -40,7 +38,8 @@ class ChaosTests {
     @EnabledIfSystemProperty(named = "chaos.minutes", matches = "\\d+(\\.\\d+)?")
     void shouldKeepEveryPromiseUnderRandomFaultsForMinutes() throws Exception {
         long seed = seed();
-        Duration duration = Duration.ofSeconds(Math.round(Double.parseDouble(System.getProperty("chaos.minutes")) * 60));
+        Duration duration =
+                Duration.ofSeconds(Math.round(Double.parseDouble(System.getProperty("chaos.minutes")) * 60));
         String only = System.getProperty("chaos.topology", "");
         List<ChaosRun.Report> reports = new ArrayList<>();
         for (String topology : only.isBlank() ? TOPOLOGIES : only.split(",")) {
@@ -55,13 +54,25 @@ class ChaosTests {
     void shouldFindNoViolationsInARecordedRun() throws Exception {
         java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("chaos.recheck"));
         List<Fault> faults = java.nio.file.Files.readAllLines(dir.resolve("faults.log")).stream()
-                .filter(line -> !line.isBlank()).map(Fault::parse).toList();
-        ChaosChecker.Result result = ChaosChecker.check(ChaosRun.readHistories(dir), faults, ChaosRun.readLedger(dir),
-                ChaosRun.PARAMS);
-        org.slf4j.LoggerFactory.getLogger(ChaosTests.class).info("[chaos] recheck of {}: {} violations, {}", dir,
-                result.violations().size(), result.stats());
-        assertThat(result.violations()).as(() -> String.join("\n", result.violations().stream().limit(5)
-                .map(Violation::toString).toList())).isEmpty();
+                .filter(line -> !line.isBlank())
+                .map(Fault::parse)
+                .toList();
+        ChaosChecker.Result result =
+                ChaosChecker.check(ChaosRun.readHistories(dir), faults, ChaosRun.readLedger(dir), ChaosRun.PARAMS);
+        org.slf4j.LoggerFactory.getLogger(ChaosTests.class)
+                .info(
+                        "[chaos] recheck of {}: {} violations, {}",
+                        dir,
+                        result.violations().size(),
+                        result.stats());
+        assertThat(result.violations())
+                .as(() -> String.join(
+                        "\n",
+                        result.violations().stream()
+                                .limit(5)
+                                .map(Violation::toString)
+                                .toList()))
+                .isEmpty();
     }
 
     private static long seed() {
@@ -72,8 +83,15 @@ class ChaosTests {
     private static void assertNoViolations(List<ChaosRun.Report> reports) {
         for (ChaosRun.Report report : reports) {
             List<Violation> violations = report.violations();
-            assertThat(violations).as(() -> report.summary() + "; first violations:\n  "
-                    + String.join("\n  ", violations.stream().limit(5).map(Violation::toString).toList())).isEmpty();
+            assertThat(violations)
+                    .as(() -> report.summary() + "; first violations:\n  "
+                            + String.join(
+                                    "\n  ",
+                                    violations.stream()
+                                            .limit(5)
+                                            .map(Violation::toString)
+                                            .toList()))
+                    .isEmpty();
         }
     }
 }

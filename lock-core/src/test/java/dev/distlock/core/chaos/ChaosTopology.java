@@ -1,5 +1,14 @@
 package dev.distlock.core.chaos;
 
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.test.RedisCluster;
+import dev.distlock.core.test.RedisSentinelGroup;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,16 +17,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
-import dev.distlock.core.LockClientOptions;
-import dev.distlock.core.test.RedisCluster;
-import dev.distlock.core.test.RedisSentinelGroup;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * The Redis deployment of a chaos run, started from the test fixtures: its data nodes, how clients
@@ -30,8 +29,9 @@ abstract class ChaosTopology implements AutoCloseable {
             case "standalone" -> new Standalone(RedisServers.start());
             case "sentinel" -> new Sentinel(RedisSentinelGroup.start());
             case "cluster" -> new Cluster(RedisCluster.start(3));
-            default -> throw new IllegalArgumentException("'chaos.topology' must be standalone, sentinel or cluster, was "
-                    + name);
+            default ->
+                throw new IllegalArgumentException(
+                        "'chaos.topology' must be standalone, sentinel or cluster, was " + name);
         };
     }
 
@@ -72,8 +72,7 @@ abstract class ChaosTopology implements AutoCloseable {
     static void sleep(long millis) {
         try {
             Thread.sleep(millis);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", ex);
         }
@@ -110,8 +109,15 @@ abstract class ChaosTopology implements AutoCloseable {
 
         @Override
         List<FaultType> faults() {
-            return List.of(FaultType.REDIS_PAUSE, FaultType.JVM_PAUSE, FaultType.KILL_COMMAND, FaultType.KILL_PUBSUB,
-                    FaultType.CLIENT_PAUSE, FaultType.ACL_SCRIPTS, FaultType.ACL_CHANNELS, FaultType.RESTART);
+            return List.of(
+                    FaultType.REDIS_PAUSE,
+                    FaultType.JVM_PAUSE,
+                    FaultType.KILL_COMMAND,
+                    FaultType.KILL_PUBSUB,
+                    FaultType.CLIENT_PAUSE,
+                    FaultType.ACL_SCRIPTS,
+                    FaultType.ACL_CHANNELS,
+                    FaultType.RESTART);
         }
 
         @Override
@@ -157,8 +163,15 @@ abstract class ChaosTopology implements AutoCloseable {
 
         @Override
         List<FaultType> faults() {
-            return List.of(FaultType.REDIS_PAUSE, FaultType.JVM_PAUSE, FaultType.KILL_COMMAND, FaultType.KILL_PUBSUB,
-                    FaultType.CLIENT_PAUSE, FaultType.ACL_SCRIPTS, FaultType.ACL_CHANNELS, FaultType.RESTART,
+            return List.of(
+                    FaultType.REDIS_PAUSE,
+                    FaultType.JVM_PAUSE,
+                    FaultType.KILL_COMMAND,
+                    FaultType.KILL_PUBSUB,
+                    FaultType.CLIENT_PAUSE,
+                    FaultType.ACL_SCRIPTS,
+                    FaultType.ACL_CHANNELS,
+                    FaultType.RESTART,
                     FaultType.FAILOVER);
         }
 
@@ -178,15 +191,20 @@ abstract class ChaosTopology implements AutoCloseable {
             while (System.nanoTime() < deadline) {
                 try {
                     int port = masterPort();
-                    RedisServer master = dataNodes().stream().filter(n -> n.port() == port).findFirst().orElseThrow();
-                    RedisServer replica = dataNodes().stream().filter(n -> n != master).findFirst().orElseThrow();
+                    RedisServer master = dataNodes().stream()
+                            .filter(n -> n.port() == port)
+                            .findFirst()
+                            .orElseThrow();
+                    RedisServer replica = dataNodes().stream()
+                            .filter(n -> n != master)
+                            .findFirst()
+                            .orElseThrow();
                     if (master.command("ROLE").startsWith("master")
                             && replica.command("INFO", "replication").contains("master_link_status:up")
                             && replica.command("INFO", "replication").contains("master_port:" + port)) {
                         return;
                     }
-                }
-                catch (RuntimeException notYet) {
+                } catch (RuntimeException notYet) {
                     // a sentinel or a node is still restarting
                 }
                 sleep(200);
@@ -201,8 +219,7 @@ abstract class ChaosTopology implements AutoCloseable {
             RedisClient client = RedisClient.create(RedisURI.create(sentinel));
             try (StatefulRedisSentinelConnection<String, String> connection = client.connectSentinel()) {
                 connection.sync().failover(RedisSentinelGroup.MASTER_ID);
-            }
-            finally {
+            } finally {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -252,8 +269,15 @@ abstract class ChaosTopology implements AutoCloseable {
 
         @Override
         List<FaultType> faults() {
-            return List.of(FaultType.REDIS_PAUSE, FaultType.JVM_PAUSE, FaultType.KILL_COMMAND, FaultType.KILL_PUBSUB,
-                    FaultType.CLIENT_PAUSE, FaultType.ACL_SCRIPTS, FaultType.ACL_CHANNELS, FaultType.SLOT_MIGRATION);
+            return List.of(
+                    FaultType.REDIS_PAUSE,
+                    FaultType.JVM_PAUSE,
+                    FaultType.KILL_COMMAND,
+                    FaultType.KILL_PUBSUB,
+                    FaultType.CLIENT_PAUSE,
+                    FaultType.ACL_SCRIPTS,
+                    FaultType.ACL_CHANNELS,
+                    FaultType.SLOT_MIGRATION);
         }
 
         @Override
@@ -286,8 +310,8 @@ abstract class ChaosTopology implements AutoCloseable {
                 if (keys.isEmpty()) {
                     break;
                 }
-                List<String> migrate = new ArrayList<>(List.of("MIGRATE", target.host(), Integer.toString(target.port()),
-                        "", "0", "5000", "KEYS"));
+                List<String> migrate = new ArrayList<>(
+                        List.of("MIGRATE", target.host(), Integer.toString(target.port()), "", "0", "5000", "KEYS"));
                 migrate.addAll(keys);
                 source.command(migrate.toArray(String[]::new));
                 moved += keys.size();
@@ -300,7 +324,8 @@ abstract class ChaosTopology implements AutoCloseable {
                     node.command("CLUSTER", "SETSLOT", value, "NODE", ids.get(target));
                 }
             }
-            return "slot " + slot + " of '" + name + "' " + source.port() + "->" + target.port() + " with " + moved + " keys";
+            return "slot " + slot + " of '" + name + "' " + source.port() + "->" + target.port() + " with " + moved
+                    + " keys";
         }
 
         private RedisServer ownerOf(int slot) {
@@ -315,8 +340,11 @@ abstract class ChaosTopology implements AutoCloseable {
                     int first = Integer.parseInt(range[0]);
                     int last = range.length > 1 ? Integer.parseInt(range[1]) : first;
                     if (first <= slot && slot <= last) {
-                        return ids.entrySet().stream().filter(e -> e.getValue().equals(fields[0])).findFirst()
-                                .orElseThrow().getKey();
+                        return ids.entrySet().stream()
+                                .filter(e -> e.getValue().equals(fields[0]))
+                                .findFirst()
+                                .orElseThrow()
+                                .getKey();
                     }
                 }
             }

@@ -1,5 +1,11 @@
 package dev.distlock.core.chaos;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.chaos.Event.Kind;
+import dev.distlock.core.chaos.Event.Phase;
+import dev.distlock.core.chaos.Event.Type;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -16,13 +22,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.LockClient;
-import dev.distlock.core.LockClientOptions;
-import dev.distlock.core.LockListener;
-import dev.distlock.core.chaos.Event.Kind;
-import dev.distlock.core.chaos.Event.Phase;
-import dev.distlock.core.chaos.Event.Type;
-
 /**
  * A client JVM of the chaos harness. Argument: its properties file (written by {@link ChaosRun}).
  * Protocol on standard streams: prints {@code CHAOS READY}, waits for {@code GO}, runs random
@@ -32,8 +31,7 @@ import dev.distlock.core.chaos.Event.Type;
  */
 public final class ChaosWorkerMain {
 
-    private ChaosWorkerMain() {
-    }
+    private ChaosWorkerMain() {}
 
     public static void main(String[] args) throws Exception {
         Properties p = new Properties();
@@ -48,8 +46,8 @@ public final class ChaosWorkerMain {
         stdin.start();
         try (HistoryWriter history = new HistoryWriter(dir.resolve("history-" + jvm + ".log"), jvm);
                 LockClient client = LockClient.create(options(p, history))) {
-            ChaosOperations operations = new ChaosOperations(client, history, new FencedLedger(dir),
-                    Boolean.parseBoolean(p.getProperty("broken", "false")));
+            ChaosOperations operations = new ChaosOperations(
+                    client, history, new FencedLedger(dir), Boolean.parseBoolean(p.getProperty("broken", "false")));
             operations.warmUp();
             List<String> baseline = ThreadCensus.names();
             say("READY");
@@ -82,12 +80,13 @@ public final class ChaosWorkerMain {
                 .watchdogTimeout(Duration.ofMillis(Long.parseLong(p.getProperty("watchdogMillis"))))
                 .commandTimeout(Duration.ofMillis(Long.parseLong(p.getProperty("commandTimeoutMillis"))))
                 .fairLockWaitTimeout(Duration.ofMillis(Long.parseLong(p.getProperty("fairWaitMillis"))))
-                .keyPrefix(ChaosRun.KEY_PREFIX).clientName(ChaosRun.CLIENT_NAME_PREFIX + p.getProperty("jvm"))
+                .keyPrefix(ChaosRun.KEY_PREFIX)
+                .clientName(ChaosRun.CLIENT_NAME_PREFIX + p.getProperty("jvm"))
                 .listener(new LockListener() {
                     @Override
                     public void onLeaseLost(String lockName, long ownerId) {
-                        history.record(-1, -1, Type.LOST, Phase.OK, Kind.REENTRANT, List.of(lockName), ownerId, 0, 0, 0,
-                                "-");
+                        history.record(
+                                -1, -1, Type.LOST, Phase.OK, Kind.REENTRANT, List.of(lockName), ownerId, 0, 0, 0, "-");
                     }
                 });
         String[] uris = p.getProperty("uris").split(",");
@@ -105,8 +104,7 @@ public final class ChaosWorkerMain {
             while ((line = in.readLine()) != null) {
                 commands.add(line.trim());
             }
-        }
-        catch (Exception ignored) {
+        } catch (Exception ignored) {
             // the harness is gone: exit below
         }
         // Standard input closed: the harness died or gave up on this JVM. Do not outlive it.

@@ -28,15 +28,41 @@ import java.util.List;
  * @param token fencing token, or {@code 0}
  * @param detail exception or other detail, {@code -} when none
  */
-record Event(long time, String jvm, long op, long parent, Type type, Phase phase, Kind kind, List<String> locks,
-        String owner, long waitMillis, long leaseMillis, long token, String detail) {
+record Event(
+        long time,
+        String jvm,
+        long op,
+        long parent,
+        Type type,
+        Phase phase,
+        Kind kind,
+        List<String> locks,
+        String owner,
+        long waitMillis,
+        long leaseMillis,
+        long token,
+        String detail) {
 
-    enum Type { ACQ, REL, LOST }
+    enum Type {
+        ACQ,
+        REL,
+        LOST
+    }
 
-    enum Phase { INV, OK, FAIL, ERR }
+    enum Phase {
+        INV,
+        OK,
+        FAIL,
+        ERR
+    }
 
     enum Kind {
-        REENTRANT, FENCED, FAIR, READ, WRITE, MULTI;
+        REENTRANT,
+        FENCED,
+        FAIR,
+        READ,
+        WRITE,
+        MULTI;
 
         /** @return whether holds of this kind exclude every other owner */
         boolean exclusive() {
@@ -45,9 +71,21 @@ record Event(long time, String jvm, long op, long parent, Type type, Phase phase
     }
 
     String toLine() {
-        return String.join("\t", Long.toString(time), jvm, Long.toString(op), Long.toString(parent), type.name(),
-                phase.name(), kind.name(), String.join(",", locks), owner, Long.toString(waitMillis),
-                Long.toString(leaseMillis), Long.toString(token), detail.replaceAll("[\\t\\r\\n]+", " "));
+        return String.join(
+                "\t",
+                Long.toString(time),
+                jvm,
+                Long.toString(op),
+                Long.toString(parent),
+                type.name(),
+                phase.name(),
+                kind.name(),
+                String.join(",", locks),
+                owner,
+                Long.toString(waitMillis),
+                Long.toString(leaseMillis),
+                Long.toString(token),
+                detail.replaceAll("[\\t\\r\\n]+", " "));
     }
 
     static Event parse(String line) {
@@ -55,8 +93,19 @@ record Event(long time, String jvm, long op, long parent, Type type, Phase phase
         if (f.length != 13) {
             throw new IllegalArgumentException("not a history line: " + line);
         }
-        return new Event(Long.parseLong(f[0]), f[1], Long.parseLong(f[2]), Long.parseLong(f[3]), Type.valueOf(f[4]),
-                Phase.valueOf(f[5]), Kind.valueOf(f[6]), Arrays.asList(f[7].split(",")), f[8], Long.parseLong(f[9]),
-                Long.parseLong(f[10]), Long.parseLong(f[11]), f[12]);
+        return new Event(
+                Long.parseLong(f[0]),
+                f[1],
+                Long.parseLong(f[2]),
+                Long.parseLong(f[3]),
+                Type.valueOf(f[4]),
+                Phase.valueOf(f[5]),
+                Kind.valueOf(f[6]),
+                Arrays.asList(f[7].split(",")),
+                f[8],
+                Long.parseLong(f[9]),
+                Long.parseLong(f[10]),
+                Long.parseLong(f[11]),
+                f[12]);
     }
 }

@@ -15,13 +15,24 @@ package dev.distlock.core.chaos;
 record Fault(String type, String target, long start, long end, boolean dataLoss, long graceMillis) {
 
     String toLine() {
-        return String.join("\t", type, target.replace('\t', ' '), Long.toString(start), Long.toString(end),
-                Boolean.toString(dataLoss), Long.toString(graceMillis));
+        return String.join(
+                "\t",
+                type,
+                target.replace('\t', ' '),
+                Long.toString(start),
+                Long.toString(end),
+                Boolean.toString(dataLoss),
+                Long.toString(graceMillis));
     }
 
     static Fault parse(String line) {
         String[] f = line.split("\t");
-        return new Fault(f[0], f[1], Long.parseLong(f[2]), Long.parseLong(f[3]), Boolean.parseBoolean(f[4]),
+        return new Fault(
+                f[0],
+                f[1],
+                Long.parseLong(f[2]),
+                Long.parseLong(f[3]),
+                Boolean.parseBoolean(f[4]),
                 Long.parseLong(f[5]));
     }
 

@@ -49,11 +49,14 @@ final class FencedLedger {
     // synchronized: a file lock excludes other processes, but threads of one JVM must queue here.
     synchronized String write(String lock, long token, String owner, String phase) {
         Path state = dir.resolve("ledger-" + lock + ".state");
-        try (FileChannel channel = FileChannel.open(state, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
+        try (FileChannel channel = FileChannel.open(
+                        state, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                FileLock ignored = channel.lock()) {
             ByteBuffer buffer = ByteBuffer.allocate((int) Math.max(64, channel.size()));
             channel.read(buffer, 0);
-            String[] current = new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8).trim().split(" ");
+            String[] current = new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8)
+                    .trim()
+                    .split(" ");
             long highest = current.length == 2 ? Long.parseLong(current[0]) : 0;
             String highestOwner = current.length == 2 ? current[1] : "";
             String verdict = token < highest ? REJECT : token == highest && !owner.equals(highestOwner) ? DUP : ACCEPT;
@@ -62,12 +65,21 @@ final class FencedLedger {
                 channel.truncate(0);
                 channel.write(ByteBuffer.wrap(next), 0);
             }
-            Files.writeString(logOf(dir, lock), String.join("\t", Long.toString(System.currentTimeMillis()), owner,
-                    Long.toString(token), phase, verdict) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+            Files.writeString(
+                    logOf(dir, lock),
+                    String.join(
+                                    "\t",
+                                    Long.toString(System.currentTimeMillis()),
+                                    owner,
+                                    Long.toString(token),
+                                    phase,
+                                    verdict)
+                            + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
             return verdict;
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }

@@ -1,12 +1,5 @@
 package dev.distlock.core.chaos;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLock;
@@ -14,6 +7,12 @@ import dev.distlock.core.chaos.ChaosChecker.Params;
 import dev.distlock.core.chaos.ChaosChecker.Violation;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Checks after the last fault healed and the clients stopped working:
@@ -44,7 +43,8 @@ final class FinalChecks {
         for (WorkerProcess worker : workers) {
             String leaked = worker.expect("IDLE", 180);
             if (!"-".equals(leaked)) {
-                violations.add(new Violation("THREAD_LEAK", "client JVM " + worker.jvm() + " has new threads " + leaked));
+                violations.add(
+                        new Violation("THREAD_LEAK", "client JVM " + worker.jvm() + " has new threads " + leaked));
             }
         }
     }
@@ -57,8 +57,9 @@ final class FinalChecks {
             channels = channels();
         }
         if (!channels.isEmpty()) {
-            violations.add(new Violation("SUBSCRIPTION_LEAK", "channels still subscribed 30 s after the last operation,"
-                    + " with no waiter: " + channels));
+            violations.add(new Violation(
+                    "SUBSCRIPTION_LEAK",
+                    "channels still subscribed 30 s after the last operation," + " with no waiter: " + channels));
         }
     }
 
@@ -82,15 +83,24 @@ final class FinalChecks {
     }
 
     void probeLocks(List<Violation> violations) throws InterruptedException {
-        long wait = Math.max(params.maxLeaseMillis(), params.watchdogMillis()) + params.watchdogMillis()
-                + params.fairWaitMillis() + 2 * params.commandTimeoutMillis() + 5000;
-        LockClientOptions options = topology.connect(LockClientOptions.builder().keyPrefix(ChaosRun.KEY_PREFIX)
-                .commandTimeout(Duration.ofMillis(params.commandTimeoutMillis()))).build();
+        long wait = Math.max(params.maxLeaseMillis(), params.watchdogMillis())
+                + params.watchdogMillis()
+                + params.fairWaitMillis()
+                + 2 * params.commandTimeoutMillis()
+                + 5000;
+        LockClientOptions options = topology.connect(LockClientOptions.builder()
+                        .keyPrefix(ChaosRun.KEY_PREFIX)
+                        .commandTimeout(Duration.ofMillis(params.commandTimeoutMillis())))
+                .build();
         try (LockClient probe = LockClient.create(options)) {
             for (String name : ChaosOperations.allNames()) {
-                RedisLock lock = name.startsWith("fe-") ? probe.getFencedLock(name)
-                        : name.startsWith("fa-") ? probe.getFairLock(name)
-                        : name.startsWith("rw-") ? probe.getReadWriteLock(name).writeLock() : probe.getLock(name);
+                RedisLock lock = name.startsWith("fe-")
+                        ? probe.getFencedLock(name)
+                        : name.startsWith("fa-")
+                                ? probe.getFairLock(name)
+                                : name.startsWith("rw-")
+                                        ? probe.getReadWriteLock(name).writeLock()
+                                        : probe.getLock(name);
                 String outcome;
                 try {
                     if (lock.tryLock(wait, 1000, TimeUnit.MILLISECONDS)) {
@@ -98,19 +108,19 @@ final class FinalChecks {
                         continue;
                     }
                     outcome = "not acquired";
-                }
-                catch (RuntimeException ex) {
+                } catch (RuntimeException ex) {
                     outcome = ex.toString();
                 }
                 String state;
                 try {
                     state = probe.inspect(name).toString();
-                }
-                catch (RuntimeException ex) {
+                } catch (RuntimeException ex) {
                     state = "(inspect failed: " + ex + ")";
                 }
-                violations.add(new Violation("STUCK", "lock '" + name + "' " + outcome + " within " + wait
-                        + " ms after every operation ended and every fault healed; state " + state));
+                violations.add(new Violation(
+                        "STUCK",
+                        "lock '" + name + "' " + outcome + " within " + wait
+                                + " ms after every operation ended and every fault healed; state " + state));
             }
         }
     }
@@ -125,8 +135,10 @@ final class FinalChecks {
 
     void leftoverKeys(List<Violation> violations) throws InterruptedException {
         // Longest of: explicit lease, watchdog lease, unlock latch (3 command timeouts), fair deadlines.
-        long settle = Math.max(Math.max(params.maxLeaseMillis(), params.watchdogMillis()),
-                Math.max(3 * params.commandTimeoutMillis(), params.fairWaitMillis())) + 3000;
+        long settle = Math.max(
+                        Math.max(params.maxLeaseMillis(), params.watchdogMillis()),
+                        Math.max(3 * params.commandTimeoutMillis(), params.fairWaitMillis()))
+                + 3000;
         Thread.sleep(settle);
         List<String> leftovers = new ArrayList<>();
         for (RedisServer node : topology.dataNodes()) {
@@ -134,13 +146,14 @@ final class FinalChecks {
                 if (key.isBlank() || key.startsWith("redisson_lock_token:")) {
                     continue;
                 }
-                leftovers.add(key + " (" + node.command("TYPE", key) + ", pttl " + node.command("PTTL", key) + " ms, on "
-                        + node.port() + ")");
+                leftovers.add(key + " (" + node.command("TYPE", key) + ", pttl " + node.command("PTTL", key)
+                        + " ms, on " + node.port() + ")");
             }
         }
         if (!leftovers.isEmpty()) {
-            violations.add(new Violation("LEFTOVER_KEY", leftovers.size() + " keys left " + settle
-                    + " ms after every client closed: " + leftovers));
+            violations.add(new Violation(
+                    "LEFTOVER_KEY",
+                    leftovers.size() + " keys left " + settle + " ms after every client closed: " + leftovers));
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.distlock.core.chaos;
 
+import dev.distlock.core.chaos.Event.Kind;
+import dev.distlock.core.chaos.Event.Phase;
+import dev.distlock.core.chaos.Event.Type;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,10 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-
-import dev.distlock.core.chaos.Event.Kind;
-import dev.distlock.core.chaos.Event.Phase;
-import dev.distlock.core.chaos.Event.Type;
 
 /**
  * Appends a client JVM's events to its history file, one flushed line each, so that a JVM that is
@@ -27,8 +26,7 @@ final class HistoryWriter implements AutoCloseable {
         this.jvm = jvm;
         try {
             this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -41,10 +39,32 @@ final class HistoryWriter implements AutoCloseable {
         return jvm + ":" + ownerId;
     }
 
-    void record(long op, long parent, Type type, Phase phase, Kind kind, List<String> locks, long ownerId,
-            long waitMillis, long leaseMillis, long token, String detail) {
-        write(new Event(System.currentTimeMillis(), jvm, op, parent, type, phase, kind, locks, owner(ownerId),
-                waitMillis, leaseMillis, token, detail));
+    void record(
+            long op,
+            long parent,
+            Type type,
+            Phase phase,
+            Kind kind,
+            List<String> locks,
+            long ownerId,
+            long waitMillis,
+            long leaseMillis,
+            long token,
+            String detail) {
+        write(new Event(
+                System.currentTimeMillis(),
+                jvm,
+                op,
+                parent,
+                type,
+                phase,
+                kind,
+                locks,
+                owner(ownerId),
+                waitMillis,
+                leaseMillis,
+                token,
+                detail));
     }
 
     synchronized void write(Event event) {
@@ -52,8 +72,7 @@ final class HistoryWriter implements AutoCloseable {
             out.write(event.toLine());
             out.newLine();
             out.flush();
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }

@@ -1,14 +1,12 @@
 package dev.distlock.core.chaos;
 
+import dev.distlock.core.test.RedisServer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.test.RedisServer;
 
 /**
  * Injects one fault at a time, chosen with a seeded random, and heals it within a bounded time
@@ -44,32 +42,37 @@ final class Nemesis {
      */
     AutoCloseable watchFailovers() {
         if (!(topology instanceof ChaosTopology.Sentinel sentinel)) {
-            return () -> { };
+            return () -> {};
         }
-        Thread watch = new Thread(() -> {
-            int master = sentinel.masterPort();
-            long seenAt = System.currentTimeMillis();
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(200);
-                    int now = sentinel.masterPort();
-                    if (now != master) {
-                        Fault fault = new Fault("FAILOVER_SEEN", master + "->" + now, seenAt - 1000,
-                                System.currentTimeMillis(), true, FaultType.FAILOVER.graceMillis());
-                        faults.add(fault);
-                        log.info("[chaos] fault {}", fault);
-                        master = now;
+        Thread watch = new Thread(
+                () -> {
+                    int master = sentinel.masterPort();
+                    long seenAt = System.currentTimeMillis();
+                    while (!Thread.currentThread().isInterrupted()) {
+                        try {
+                            Thread.sleep(200);
+                            int now = sentinel.masterPort();
+                            if (now != master) {
+                                Fault fault = new Fault(
+                                        "FAILOVER_SEEN",
+                                        master + "->" + now,
+                                        seenAt - 1000,
+                                        System.currentTimeMillis(),
+                                        true,
+                                        FaultType.FAILOVER.graceMillis());
+                                faults.add(fault);
+                                log.info("[chaos] fault {}", fault);
+                                master = now;
+                            }
+                            seenAt = System.currentTimeMillis();
+                        } catch (InterruptedException ex) {
+                            return;
+                        } catch (RuntimeException sentinelsBusy) {
+                            // keep the last time the old master was seen: the window only grows
+                        }
                     }
-                    seenAt = System.currentTimeMillis();
-                }
-                catch (InterruptedException ex) {
-                    return;
-                }
-                catch (RuntimeException sentinelsBusy) {
-                    // keep the last time the old master was seen: the window only grows
-                }
-            }
-        }, "chaos-failover-watch");
+                },
+                "chaos-failover-watch");
         watch.setDaemon(true);
         watch.start();
         return () -> {
@@ -84,7 +87,10 @@ final class Nemesis {
         // -Dchaos.faults=A,B narrows the menu, to reproduce a finding with fewer moving parts.
         String only = System.getProperty("chaos.faults", "");
         if (!only.isBlank()) {
-            menu.retainAll(java.util.Arrays.stream(only.split(",")).map(String::trim).map(FaultType::valueOf).toList());
+            menu.retainAll(java.util.Arrays.stream(only.split(","))
+                    .map(String::trim)
+                    .map(FaultType::valueOf)
+                    .toList());
         }
         if (menu.isEmpty()) {
             throw new IllegalArgumentException("'chaos.faults' leaves no fault for " + topology.name() + ": " + only);
@@ -121,8 +127,7 @@ final class Nemesis {
                     worker.signal("STOP");
                     try {
                         Thread.sleep(500 + rnd.nextInt(5500));
-                    }
-                    finally {
+                    } finally {
                         worker.signal("CONT");
                     }
                 }
@@ -151,8 +156,7 @@ final class Nemesis {
                 case SLOT_MIGRATION -> target = topology.migrateSlot(rnd);
                 default -> throw new IllegalStateException("unknown fault " + type);
             }
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             // A fault that could not be applied or healed cleanly: record it as the worst kind.
             target = "failed: " + ex;
             dataLoss = true;
@@ -161,8 +165,7 @@ final class Nemesis {
         if (topology instanceof ChaosTopology.Sentinel s) {
             try {
                 dataLoss |= s.masterPort() != masterBefore;
-            }
-            catch (RuntimeException ex) {
+            } catch (RuntimeException ex) {
                 dataLoss = true;
             }
         }
@@ -184,8 +187,7 @@ final class Nemesis {
                 acl(node, first, second);
             }
             Thread.sleep(millis);
-        }
-        finally {
+        } finally {
             for (RedisServer node : topology.dataNodes()) {
                 acl(node, restoreFirst, restoreSecond);
             }
@@ -196,8 +198,7 @@ final class Nemesis {
     private static void acl(RedisServer node, String rule, String second) {
         if (second == null) {
             node.command("ACL", "SETUSER", "default", rule);
-        }
-        else {
+        } else {
             node.command("ACL", "SETUSER", "default", rule, second);
         }
     }
@@ -221,8 +222,10 @@ final class Nemesis {
     }
 
     private static boolean isPubSub(String line) {
-        return !"0".equals(field(line, "sub")) || !"0".equals(field(line, "psub"))
-                || line.contains(" ssub=") && !"0".equals(field(line, "ssub")) || field(line, "cmd").contains("subscribe");
+        return !"0".equals(field(line, "sub"))
+                || !"0".equals(field(line, "psub"))
+                || line.contains(" ssub=") && !"0".equals(field(line, "ssub"))
+                || field(line, "cmd").contains("subscribe");
     }
 
     private static String field(String line, String name) {
@@ -247,8 +250,7 @@ final class Nemesis {
                     acl(node, "+evalsha", "+eval");
                     acl(node, "allchannels", null);
                 }
-            }
-            catch (RuntimeException ex) {
+            } catch (RuntimeException ex) {
                 log.warn("[chaos] could not heal {}: {}", node, ex.toString());
             }
         }

@@ -15,8 +15,7 @@ final class ThreadCensus {
             "lettuce-.*|.*[Ee]ventLoop.*|.*eventExecutor.*|ForkJoinPool.*|parallel-\\d+|boundedElastic-\\d+|single-\\d+"
                     + "|Attach Listener|process reaper|chaos-handoff");
 
-    private ThreadCensus() {
-    }
+    private ThreadCensus() {}
 
     static List<String> names() {
         List<String> names = new ArrayList<>();

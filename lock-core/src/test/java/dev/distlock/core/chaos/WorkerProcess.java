@@ -36,20 +36,27 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start(String jvm, Path properties, Path dir) {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx160m",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                ChaosWorkerMain.class.getName(), properties.toString());
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx160m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ChaosWorkerMain.class.getName(),
+                properties.toString());
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             return new WorkerProcess(jvm, process, dir.resolve(jvm + ".out"));
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
 
     private void pump(Path log) {
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        try (BufferedReader out =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
                 BufferedWriter file = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
             String line;
             while ((line = out.readLine()) != null) {
@@ -60,8 +67,7 @@ final class WorkerProcess implements AutoCloseable {
                     protocol.add(line.substring(6));
                 }
             }
-        }
-        catch (IOException ignored) {
+        } catch (IOException ignored) {
             // the process ended
         }
     }
@@ -98,12 +104,12 @@ final class WorkerProcess implements AutoCloseable {
             return;
         }
         try {
-            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
-        }
-        catch (IOException ex) {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .start()
+                    .waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
     }
@@ -119,8 +125,7 @@ final class WorkerProcess implements AutoCloseable {
             process.destroyForcibly();
             try {
                 process.waitFor(10, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
         }

@@ -7,6 +7,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.Parked;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,18 +25,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.LockClientOptions;
-import dev.distlock.core.Parked;
-import dev.distlock.core.RedisLock;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * What every lock kind promises, run against a real Redis. A kind's test class extends this and
@@ -79,8 +77,8 @@ public abstract class AbstractRedisLockContractTests {
         redis = RedisServers.shared();
         clientA = newClient();
         clientB = newClient();
-        name = getClass().getSimpleName() + ":" + info.getTestMethod().orElseThrow().getName() + ":"
-                + UUID.randomUUID();
+        name = getClass().getSimpleName() + ":"
+                + info.getTestMethod().orElseThrow().getName() + ":" + UUID.randomUUID();
     }
 
     @AfterEach
@@ -97,7 +95,10 @@ public abstract class AbstractRedisLockContractTests {
      * @return the client
      */
     protected LockClient newClient() {
-        return LockClient.create(LockClientOptions.builder().uri(redis.uri()).watchdogTimeout(WATCHDOG).build());
+        return LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .watchdogTimeout(WATCHDOG)
+                .build());
     }
 
     /**
@@ -151,15 +152,19 @@ public abstract class AbstractRedisLockContractTests {
     void shouldExcludeAnotherClient() throws Exception {
         RedisLock lock = newLock(clientA, name);
         lock.lock(30, TimeUnit.SECONDS);
-        assertThat(inOtherThread(() -> newContender(clientB, name).tryLock()).get()).isFalse();
-        assertThat(inOtherThread(() -> newContender(clientA, name).tryLock()).get()).isFalse();
+        assertThat(inOtherThread(() -> newContender(clientB, name).tryLock()).get())
+                .isFalse();
+        assertThat(inOtherThread(() -> newContender(clientA, name).tryLock()).get())
+                .isFalse();
         lock.unlock();
         assertThat(inOtherThread(() -> {
-            RedisLock other = newContender(clientB, name);
-            boolean got = other.tryLock();
-            other.unlock();
-            return got;
-        }).get()).isTrue();
+                            RedisLock other = newContender(clientB, name);
+                            boolean got = other.tryLock();
+                            other.unlock();
+                            return got;
+                        })
+                        .get())
+                .isTrue();
     }
 
     @Test
@@ -180,11 +185,14 @@ public abstract class AbstractRedisLockContractTests {
     void shouldRejectUnlockByNonOwner() throws Exception {
         RedisLock lock = newLock(clientA, name);
         lock.lock(30, TimeUnit.SECONDS);
-        Future<Throwable> otherThread = inOtherThread(() -> catchThrowable(() -> newLock(clientA, name).unlock()));
-        assertThat(otherThread.get()).isInstanceOf(IllegalMonitorStateException.class)
+        Future<Throwable> otherThread =
+                inOtherThread(() -> catchThrowable(() -> newLock(clientA, name).unlock()));
+        assertThat(otherThread.get())
+                .isInstanceOf(IllegalMonitorStateException.class)
                 .hasMessageContaining(name)
                 .hasMessageContaining(clientA.getId());
-        assertThatThrownBy(() -> newLock(clientB, name).unlock()).isInstanceOf(IllegalMonitorStateException.class)
+        assertThatThrownBy(() -> newLock(clientB, name).unlock())
+                .isInstanceOf(IllegalMonitorStateException.class)
                 .hasMessageContaining(clientB.getId());
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         lock.unlock();
@@ -192,7 +200,8 @@ public abstract class AbstractRedisLockContractTests {
 
     @Test
     void shouldRejectUnlockWhenNotLocked() {
-        assertThatThrownBy(() -> newLock(clientA, name).unlock()).isInstanceOf(IllegalMonitorStateException.class)
+        assertThatThrownBy(() -> newLock(clientA, name).unlock())
+                .isInstanceOf(IllegalMonitorStateException.class)
                 .hasMessageContaining(name)
                 .hasMessageContaining(Thread.currentThread().getName());
     }
@@ -203,7 +212,9 @@ public abstract class AbstractRedisLockContractTests {
         assertThat(lock.tryLock(0, 300, TimeUnit.MILLISECONDS)).isTrue();
         assertThat(lock.remainTimeToLive()).isBetween(1L, 300L);
         await().atMost(Duration.ofSeconds(5)).until(() -> !lock.isLocked());
-        assertThat(inOtherThread(() -> newContender(clientB, name).tryLock(0, 10, TimeUnit.SECONDS)).get()).isTrue();
+        assertThat(inOtherThread(() -> newContender(clientB, name).tryLock(0, 10, TimeUnit.SECONDS))
+                        .get())
+                .isTrue();
     }
 
     @Test
@@ -211,7 +222,8 @@ public abstract class AbstractRedisLockContractTests {
         RedisLock lock = newLock(clientA, name);
         lock.lock();
         // Three watchdog timeouts: without renewal the key would have expired twice over.
-        await().during(WATCHDOG.multipliedBy(3)).atMost(WATCHDOG.multipliedBy(4))
+        await().during(WATCHDOG.multipliedBy(3))
+                .atMost(WATCHDOG.multipliedBy(4))
                 .until(() -> lock.remainTimeToLive() > 0);
         lock.unlock();
         assertThat(lock.remainTimeToLive()).isEqualTo(-2);
@@ -222,7 +234,8 @@ public abstract class AbstractRedisLockContractTests {
     void shouldReturnFalseWhenWaitIsSpent() throws Exception {
         newLock(clientA, name).lock(30, TimeUnit.SECONDS);
         long start = System.nanoTime();
-        boolean acquired = inOtherThread(() -> newContender(clientB, name).tryLock(1, 30, TimeUnit.SECONDS)).get();
+        boolean acquired = inOtherThread(() -> newContender(clientB, name).tryLock(1, 30, TimeUnit.SECONDS))
+                .get();
         long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertThat(acquired).isFalse();
         assertThat(elapsedMillis).isBetween(900L, 4000L);
@@ -260,14 +273,15 @@ public abstract class AbstractRedisLockContractTests {
             try {
                 other.lockInterruptibly();
                 outcome.set(1);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 outcome.set(other.isHeldByCurrentThread() ? 3 : 2);
             }
         });
         waiter.start();
-        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
-                .until(() -> waiter.getState() == Thread.State.TIMED_WAITING || waiter.getState() == Thread.State.WAITING);
+        await().pollDelay(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5))
+                .until(() ->
+                        waiter.getState() == Thread.State.TIMED_WAITING || waiter.getState() == Thread.State.WAITING);
         waiter.interrupt();
         waiter.join(5000);
         assertThat(outcome.get()).as("2 = interrupted without holding the lock").isEqualTo(2);
@@ -276,13 +290,14 @@ public abstract class AbstractRedisLockContractTests {
     @Test
     void shouldRestoreInterruptFlagAfterUninterruptibleLock() throws Exception {
         Boolean flagKept = inOtherThread(() -> {
-            Thread.currentThread().interrupt();
-            RedisLock lock = newLock(clientA, name);
-            lock.lock(30, TimeUnit.SECONDS);
-            boolean interrupted = Thread.interrupted();
-            lock.unlock();
-            return interrupted;
-        }).get();
+                    Thread.currentThread().interrupt();
+                    RedisLock lock = newLock(clientA, name);
+                    lock.lock(30, TimeUnit.SECONDS);
+                    boolean interrupted = Thread.interrupted();
+                    lock.unlock();
+                    return interrupted;
+                })
+                .get();
         assertThat(flagKept).isTrue();
     }
 
@@ -319,24 +334,25 @@ public abstract class AbstractRedisLockContractTests {
         executors.add(pool);
         for (LockClient client : List.of(clientA, clientB)) {
             for (int t = 0; t < threadsPerClient; t++) {
-                workers.add(CompletableFuture.runAsync(() -> {
-                    RedisLock lock = newLock(client, name);
-                    for (int i = 0; i < rounds; i++) {
-                        lock.lock(30, TimeUnit.SECONDS);
-                        try {
-                            if (inside.incrementAndGet() > 1) {
-                                overlaps.incrementAndGet();
+                workers.add(CompletableFuture.runAsync(
+                        () -> {
+                            RedisLock lock = newLock(client, name);
+                            for (int i = 0; i < rounds; i++) {
+                                lock.lock(30, TimeUnit.SECONDS);
+                                try {
+                                    if (inside.incrementAndGet() > 1) {
+                                        overlaps.incrementAndGet();
+                                    }
+                                    int read = counter[0];
+                                    Thread.yield();
+                                    counter[0] = read + 1;
+                                    inside.decrementAndGet();
+                                } finally {
+                                    lock.unlock();
+                                }
                             }
-                            int read = counter[0];
-                            Thread.yield();
-                            counter[0] = read + 1;
-                            inside.decrementAndGet();
-                        }
-                        finally {
-                            lock.unlock();
-                        }
-                    }
-                }, pool));
+                        },
+                        pool));
             }
         }
         CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
@@ -351,29 +367,43 @@ public abstract class AbstractRedisLockContractTests {
         lock.lock();
         closeClient(closing);
         assertThat(newLock(clientB, name).isLocked()).isTrue();
-        await().atMost(WATCHDOG.plusSeconds(3)).until(() -> !newLock(clientB, name).isLocked());
+        await().atMost(WATCHDOG.plusSeconds(3))
+                .until(() -> !newLock(clientB, name).isLocked());
         // In another thread, bounded: a lock that waited for its closed client forever would hang the build.
         Future<Throwable> relock = inOtherThread(() -> catchThrowable(lock::lock));
-        assertThat(relock.get(10, TimeUnit.SECONDS)).as("lock() of a closed client fails at once")
-                .hasMessageContaining("closed").hasMessageContaining(name);
+        assertThat(relock.get(10, TimeUnit.SECONDS))
+                .as("lock() of a closed client fails at once")
+                .hasMessageContaining("closed")
+                .hasMessageContaining(name);
     }
 
     @Test
     void shouldRejectBadArguments() {
-        assertThatNullPointerException().isThrownBy(() -> newLock(clientA, null)).withMessageContaining("'name'");
-        assertThatIllegalArgumentException().isThrownBy(() -> newLock(clientA, " ")).withMessageContaining("'name'");
+        assertThatNullPointerException()
+                .isThrownBy(() -> newLock(clientA, null))
+                .withMessageContaining("'name'");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> newLock(clientA, " "))
+                .withMessageContaining("'name'");
         RedisLock lock = newLock(clientA, name);
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(-2, 10, TimeUnit.SECONDS))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryLock(-2, 10, TimeUnit.SECONDS))
                 .withMessageContaining("'waitTime'");
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(0, 0, TimeUnit.SECONDS))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryLock(0, 0, TimeUnit.SECONDS))
                 .withMessageContaining("'leaseTime'");
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.lock(-5, TimeUnit.SECONDS))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.lock(-5, TimeUnit.SECONDS))
                 .withMessageContaining("'leaseTime'");
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.lock(Long.MAX_VALUE, TimeUnit.DAYS))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.lock(Long.MAX_VALUE, TimeUnit.DAYS))
                 .withMessageContaining("'leaseTime'");
-        assertThatNullPointerException().isThrownBy(() -> lock.tryLock(1, 1, null)).withMessageContaining("'unit'");
+        assertThatNullPointerException()
+                .isThrownBy(() -> lock.tryLock(1, 1, null))
+                .withMessageContaining("'unit'");
         assertThatNullPointerException().isThrownBy(() -> lock.lock(1, null)).withMessageContaining("'unit'");
-        assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class)
+        assertThatThrownBy(lock::newCondition)
+                .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining(name);
         assertThat(lock.isLocked()).as("bad calls leave nothing behind").isFalse();
     }
@@ -382,11 +412,17 @@ public abstract class AbstractRedisLockContractTests {
     void shouldAcquireAndReleaseAsynchronously() throws Exception {
         RedisLock lock = newLock(clientA, name);
         long owner = RedisLock.newOwnerId();
-        assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, owner).toCompletableFuture().get(10, TimeUnit.SECONDS))
+        assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, owner)
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS))
                 .isTrue();
         assertThat(lock.isHeldBy(owner)).isTrue();
-        assertThat(newContender(clientB, name).tryLockAsync(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
-                .toCompletableFuture().get(10, TimeUnit.SECONDS)).as("excluded").isFalse();
+        assertThat(newContender(clientB, name)
+                        .tryLockAsync(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS))
+                .as("excluded")
+                .isFalse();
         lock.unlockAsync(owner).toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertThat(lock.isHeldBy(owner)).isFalse();
         assertThat(clientA.heldLocks()).isEmpty();
@@ -399,8 +435,10 @@ public abstract class AbstractRedisLockContractTests {
     @Test
     void shouldFailAsyncUnlockByNonOwnerWithIllegalMonitorState() throws Exception {
         RedisLock lock = newLock(clientA, name);
-        CompletableFuture<Void> unlock = lock.unlockAsync(RedisLock.newOwnerId()).toCompletableFuture();
-        assertThatThrownBy(() -> unlock.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalMonitorStateException.class)
+        CompletableFuture<Void> unlock =
+                lock.unlockAsync(RedisLock.newOwnerId()).toCompletableFuture();
+        assertThatThrownBy(() -> unlock.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(IllegalMonitorStateException.class)
                 .hasMessageContaining(name);
     }
 
@@ -410,7 +448,8 @@ public abstract class AbstractRedisLockContractTests {
         RedisLock first = newLock(clientA, name);
         long firstOwner = RedisLock.newOwnerId();
         assertThat(first.tryLock(0, 30, TimeUnit.SECONDS, firstOwner)).isTrue();
-        int threadsBefore = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+        int threadsBefore =
+                java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
         int waiters = 60;
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
@@ -418,25 +457,30 @@ public abstract class AbstractRedisLockContractTests {
         for (int i = 0; i < waiters; i++) {
             RedisLock lock = newContender(i % 2 == 0 ? clientA : clientB, name);
             long owner = RedisLock.newOwnerId();
-            done.add(lock.tryLockAsync(60, 30, TimeUnit.SECONDS, owner).toCompletableFuture().thenCompose(acquired -> {
-                assertThat(acquired).isTrue();
-                if (inside.incrementAndGet() > 1) {
-                    overlaps.incrementAndGet();
-                }
-                inside.decrementAndGet();
-                return lock.unlockAsync(owner);
-            }));
+            done.add(lock.tryLockAsync(60, 30, TimeUnit.SECONDS, owner)
+                    .toCompletableFuture()
+                    .thenCompose(acquired -> {
+                        assertThat(acquired).isTrue();
+                        if (inside.incrementAndGet() > 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        inside.decrementAndGet();
+                        return lock.unlockAsync(owner);
+                    }));
         }
         if (parksWaiters()) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> Parked.waiters(clientA)
-                    + Parked.waiters(clientB) >= waiters / 2);
-        }
-        else {
-            await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> Parked.waiters(clientA) + Parked.waiters(clientB) >= waiters / 2);
+        } else {
+            await().pollDelay(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> done.stream().noneMatch(CompletableFuture::isDone));
         }
-        int threadsWaiting = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
-        assertThat(threadsWaiting - threadsBefore).as("threads added for %d waiters", waiters).isLessThan(20);
+        int threadsWaiting =
+                java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+        assertThat(threadsWaiting - threadsBefore)
+                .as("threads added for %d waiters", waiters)
+                .isLessThan(20);
         assertThat(done).noneMatch(CompletableFuture::isDone);
         first.unlock(firstOwner);
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -452,12 +496,14 @@ public abstract class AbstractRedisLockContractTests {
         assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
         RedisLock waiter = newContender(clientB, name);
         long waiterId = RedisLock.newOwnerId();
-        CompletableFuture<Boolean> waiting = waiter.tryLockAsync(30, 30, TimeUnit.SECONDS, waiterId).toCompletableFuture();
+        CompletableFuture<Boolean> waiting =
+                waiter.tryLockAsync(30, 30, TimeUnit.SECONDS, waiterId).toCompletableFuture();
         if (parksWaiters()) {
             await().atMost(Duration.ofSeconds(10)).until(() -> Parked.waiters(clientB) == 1);
-        }
-        else {
-            await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(10)).until(() -> !waiting.isDone());
+        } else {
+            await().pollDelay(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> !waiting.isDone());
         }
         assertThat(waiting.cancel(false)).isTrue();
         if (parksWaiters()) {
@@ -478,7 +524,8 @@ public abstract class AbstractRedisLockContractTests {
         RedisLock lock = newLock(clientA, name);
         for (int i = 0; i < 20; i++) {
             long owner = RedisLock.newOwnerId();
-            CompletableFuture<Boolean> attempt = lock.tryLockAsync(0, 30, TimeUnit.SECONDS, owner).toCompletableFuture();
+            CompletableFuture<Boolean> attempt =
+                    lock.tryLockAsync(0, 30, TimeUnit.SECONDS, owner).toCompletableFuture();
             if (!attempt.cancel(false)) {
                 // Granted before the cancel: an ordinary hold, released the ordinary way.
                 assertThat(attempt.get()).isTrue();
@@ -487,20 +534,26 @@ public abstract class AbstractRedisLockContractTests {
             await().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldBy(owner));
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> clientA.heldLocks().isEmpty());
-        assertThat(newContender(clientB, name).tryLock(0, 30, TimeUnit.SECONDS)).as("free again").isTrue();
+        assertThat(newContender(clientB, name).tryLock(0, 30, TimeUnit.SECONDS))
+                .as("free again")
+                .isTrue();
     }
 
     @Test
     void shouldRejectBadArgumentsOfAsyncCallsAtCallTime() {
         RedisLock lock = newLock(clientA, name);
         long owner = RedisLock.newOwnerId();
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLockAsync(-2, 10, TimeUnit.SECONDS, owner))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryLockAsync(-2, 10, TimeUnit.SECONDS, owner))
                 .withMessageContaining("'waitTime'");
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLockAsync(0, 0, TimeUnit.SECONDS, owner))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryLockAsync(0, 0, TimeUnit.SECONDS, owner))
                 .withMessageContaining("'leaseTime'");
-        assertThatIllegalArgumentException().isThrownBy(() -> lock.lockAsync(-5, TimeUnit.SECONDS, owner))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.lockAsync(-5, TimeUnit.SECONDS, owner))
                 .withMessageContaining("'leaseTime'");
-        assertThatNullPointerException().isThrownBy(() -> lock.tryLockAsync(1, 1, null, owner))
+        assertThatNullPointerException()
+                .isThrownBy(() -> lock.tryLockAsync(1, 1, null, owner))
                 .withMessageContaining("'unit'");
         assertThat(lock.isLocked()).as("bad calls leave nothing behind").isFalse();
     }
@@ -513,15 +566,15 @@ public abstract class AbstractRedisLockContractTests {
         CompletableFuture<Boolean> attempt = lock.tryLockAsync(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
                 .toCompletableFuture();
         assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS))
-                .hasCauseInstanceOf(dev.distlock.core.LockException.class).hasMessageContaining("closed");
+                .hasCauseInstanceOf(dev.distlock.core.LockException.class)
+                .hasMessageContaining("closed");
     }
 
     private static Throwable catchThrowable(Runnable call) {
         try {
             call.run();
             return null;
-        }
-        catch (Throwable ex) {
+        } catch (Throwable ex) {
             return ex;
         }
     }

@@ -26,18 +26,19 @@ final class ChildJvm implements AutoCloseable {
     private ChildJvm(Process process) {
         this.process = process;
         this.stdin = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    lines.add(line);
-                }
-            }
-            catch (IOException ignored) {
-                // the process ended
-            }
-        }, "child-jvm-reader");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader out = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = out.readLine()) != null) {
+                            lines.add(line);
+                        }
+                    } catch (IOException ignored) {
+                        // the process ended
+                    }
+                },
+                "child-jvm-reader");
         reader.setDaemon(true);
         reader.start();
     }
@@ -51,9 +52,9 @@ final class ChildJvm implements AutoCloseable {
         command.add(mainClass.getName());
         command.addAll(List.of(args));
         try {
-            return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
-        }
-        catch (IOException ex) {
+            return new ChildJvm(
+                    new ProcessBuilder(command).redirectErrorStream(true).start());
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -71,7 +72,8 @@ final class ChildJvm implements AutoCloseable {
                 skipped.add(line);
             }
         }
-        throw new AssertionError("child printed no '" + prefix + "' within " + timeoutSeconds + " s; output: " + skipped);
+        throw new AssertionError(
+                "child printed no '" + prefix + "' within " + timeoutSeconds + " s; output: " + skipped);
     }
 
     void send(String line) {
@@ -83,7 +85,9 @@ final class ChildJvm implements AutoCloseable {
     }
 
     void signal(String signal) throws IOException, InterruptedException {
-        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
+        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                .start()
+                .waitFor(5, TimeUnit.SECONDS);
     }
 
     boolean waitForExit(long seconds) throws InterruptedException {
@@ -101,8 +105,7 @@ final class ChildJvm implements AutoCloseable {
     private void signalQuietly(String signal) {
         try {
             signal(signal);
-        }
-        catch (IOException | InterruptedException ignored) {
+        } catch (IOException | InterruptedException ignored) {
             // best effort before the kill
         }
     }

@@ -4,6 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.LockException;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,15 +29,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import dev.distlock.core.FencedLock;
-import dev.distlock.core.LockClient;
-import dev.distlock.core.LockClientOptions;
-import dev.distlock.core.LockException;
-import dev.distlock.core.LockListener;
-import dev.distlock.core.RedisLock;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * Faults injected into real processes: holders killed or frozen, Redis restarted or frozen. Each
@@ -77,14 +75,17 @@ class FaultInjectionTests {
     }
 
     private LockClient client(Duration commandTimeout) {
-        LockClient client = LockClient.create(LockClientOptions.builder().uri(redis.uri())
-                .watchdogTimeout(Duration.ofMillis(WATCHDOG_MILLIS)).commandTimeout(commandTimeout)
+        LockClient client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .watchdogTimeout(Duration.ofMillis(WATCHDOG_MILLIS))
+                .commandTimeout(commandTimeout)
                 .listener(new LockListener() {
                     @Override
                     public void onLeaseLost(String lockName, long ownerId) {
                         lost.add(lockName);
                     }
-                }).build());
+                })
+                .build());
         closeables.add(client);
         return client;
     }
@@ -120,7 +121,8 @@ class FaultInjectionTests {
         assertThat(token).isPresent();
         assertThat(token.getAsLong()).isGreaterThan(staleToken);
         try (TokenCheckingStore store = new TokenCheckingStore(redis.uri())) {
-            assertThat(store.write(resource, token.getAsLong(), "from-new-holder")).isTrue();
+            assertThat(store.write(resource, token.getAsLong(), "from-new-holder"))
+                    .isTrue();
         }
         holder.signal("CONT");
         holder.send("WRITE " + resource);
@@ -128,7 +130,9 @@ class FaultInjectionTests {
         holder.send("UNLOCK");
         String unlock = holder.expect("UNLOCK", 30);
         assertThat(unlock).startsWith("failed IllegalMonitorStateException").contains("expired");
-        assertThat(lock.isHeldByCurrentThread()).as("the new holder keeps its lock").isTrue();
+        assertThat(lock.isHeldByCurrentThread())
+                .as("the new holder keeps its lock")
+                .isTrue();
         assertThat(redis.command("GET", resource)).isEqualTo("from-new-holder");
         holder.send("EXIT");
         lock.unlock();
@@ -142,7 +146,8 @@ class FaultInjectionTests {
         redis.restart();
         await().atMost(Duration.ofSeconds(15)).until(() -> lost.contains(name));
         RedisLock waiter = client(Duration.ofSeconds(1)).getLock(name);
-        assertThat(pool.submit(() -> waiter.tryLock(10, 30, TimeUnit.SECONDS)).get(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.submit(() -> waiter.tryLock(10, 30, TimeUnit.SECONDS)).get(20, TimeUnit.SECONDS))
+                .isTrue();
         assertThatThrownBy(held::unlock).isInstanceOf(IllegalMonitorStateException.class);
         assertThat(holderClient.heldLocks()).isEmpty();
     }
@@ -162,7 +167,8 @@ class FaultInjectionTests {
         redis.pause();
         long start = System.nanoTime();
         assertThatThrownBy(() -> client.getLock(name + ":other").tryLock(0, 10, TimeUnit.SECONDS))
-                .isInstanceOf(LockException.class).hasMessageContaining(name + ":other");
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining(name + ":other");
         long failedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertThat(failedAfter).isLessThan(2500);
         await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !waiter.isDone());
@@ -178,13 +184,19 @@ class FaultInjectionTests {
         String ledger = name + ":ledger";
         List<ChildJvm> workers = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
-            workers.add(child(LedgerWorkerMain.class, redis.uri(), name, ledger, Integer.toString(threads),
+            workers.add(child(
+                    LedgerWorkerMain.class,
+                    redis.uri(),
+                    name,
+                    ledger,
+                    Integer.toString(threads),
                     Integer.toString(sections)));
         }
         for (ChildJvm worker : workers) {
             assertThat(worker.expect("DONE", 110)).isEqualTo(Integer.toString(threads * sections));
         }
-        List<String> entries = redis.command("LRANGE", ledger, "0", "-1").lines().toList();
+        List<String> entries =
+                redis.command("LRANGE", ledger, "0", "-1").lines().toList();
         assertThat(entries).hasSize(2 * processes * threads * sections);
         long previous = 0;
         for (int i = 0; i < entries.size(); i += 2) {
@@ -192,7 +204,9 @@ class FaultInjectionTests {
             String exit = entries.get(i + 1);
             assertThat(enter).as("entry %d", i).startsWith("E ");
             long token = Long.parseLong(enter.substring(2));
-            assertThat(exit).as("the section entered at %d exits before any other enters", i).isEqualTo("X " + token);
+            assertThat(exit)
+                    .as("the section entered at %d exits before any other enters", i)
+                    .isEqualTo("X " + token);
             assertThat(token).as("tokens increase").isGreaterThan(previous);
             previous = token;
         }

@@ -1,14 +1,13 @@
 package dev.distlock.core.faults;
 
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import dev.distlock.core.FencedLock;
-import dev.distlock.core.LockClient;
 
 /**
  * Child process of the mutual-exclusion checker. Arguments: redis URI, lock name, ledger key,
@@ -18,8 +17,7 @@ import dev.distlock.core.LockClient;
  */
 public final class LedgerWorkerMain {
 
-    private LedgerWorkerMain() {
-    }
+    private LedgerWorkerMain() {}
 
     public static void main(String[] args) throws Exception {
         String uri = args[0];
@@ -42,8 +40,7 @@ public final class LedgerWorkerMain {
                                 pause(ThreadLocalRandom.current().nextInt(1, 20));
                             }
                             ledgerConnection.sync().rpush(ledger, "X " + token);
-                        }
-                        finally {
+                        } finally {
                             lock.unlock();
                         }
                     }
@@ -55,8 +52,7 @@ public final class LedgerWorkerMain {
                 worker.join();
             }
             System.out.println("DONE " + threads * sections);
-        }
-        finally {
+        } finally {
             ledgerClient.shutdown();
         }
     }
@@ -64,8 +60,7 @@ public final class LedgerWorkerMain {
     private static void pause(long millis) {
         try {
             Thread.sleep(millis);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
     }

@@ -1,14 +1,13 @@
 package dev.distlock.core.faults;
 
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-
-import dev.distlock.core.FencedLock;
-import dev.distlock.core.LockClient;
-import dev.distlock.core.LockClientOptions;
 
 /**
  * Child-process lock holder. Arguments: redis URI, lock name, watchdog ms, lease ms (-1 for the
@@ -18,12 +17,13 @@ import dev.distlock.core.LockClientOptions;
  */
 public final class LockHolderMain {
 
-    private LockHolderMain() {
-    }
+    private LockHolderMain() {}
 
     public static void main(String[] args) throws Exception {
-        LockClientOptions options = LockClientOptions.builder().uri(args[0])
-                .watchdogTimeout(Duration.ofMillis(Long.parseLong(args[2]))).build();
+        LockClientOptions options = LockClientOptions.builder()
+                .uri(args[0])
+                .watchdogTimeout(Duration.ofMillis(Long.parseLong(args[2])))
+                .build();
         try (LockClient client = LockClient.create(options)) {
             FencedLock lock = client.getFencedLock(args[1]);
             long token = lock.lockAndGetToken(Long.parseLong(args[3]), TimeUnit.MILLISECONDS);
@@ -36,17 +36,14 @@ public final class LockHolderMain {
                         boolean accepted = store.write(command.substring(6), token, "from-child");
                         System.out.println("WRITE " + (accepted ? "accepted" : "rejected"));
                     }
-                }
-                else if (command.equals("UNLOCK")) {
+                } else if (command.equals("UNLOCK")) {
                     try {
                         lock.unlock();
                         System.out.println("UNLOCK ok");
-                    }
-                    catch (RuntimeException ex) {
+                    } catch (RuntimeException ex) {
                         System.out.println("UNLOCK failed " + ex.getClass().getSimpleName() + ": " + ex.getMessage());
                     }
-                }
-                else if (command.equals("EXIT")) {
+                } else if (command.equals("EXIT")) {
                     return;
                 }
             }

@@ -1,8 +1,7 @@
 package dev.distlock.core.faults;
 
-import java.util.concurrent.TimeUnit;
-
 import dev.distlock.core.LockClient;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Child-process waiter. Arguments: redis URI, lock name. Waits for the reentrant lock (lease 60 s),
@@ -10,8 +9,7 @@ import dev.distlock.core.LockClient;
  */
 public final class LockWaiterMain {
 
-    private LockWaiterMain() {
-    }
+    private LockWaiterMain() {}
 
     public static void main(String[] args) {
         try (LockClient client = LockClient.create(args[0])) {

@@ -3,18 +3,16 @@ package dev.distlock.core.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.test.RedisSentinelGroup;
 import dev.distlock.core.test.RedisServer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * A client whose connection stays open to a master that was demoted to a replica gets READONLY for
@@ -30,7 +28,8 @@ class SentinelDemotionFaultTests {
         try (RedisSentinelGroup group = RedisSentinelGroup.start();
                 LockClient client = LockClient.create(LockClientOptions.builder()
                         .sentinel(RedisSentinelGroup.MASTER_ID, group.sentinelUris())
-                        .commandTimeout(Duration.ofSeconds(1)).build())) {
+                        .commandTimeout(Duration.ofSeconds(1))
+                        .build())) {
             RedisLock before = client.getLock("demotion-before");
             assertThat(before.tryLock(0, 10, TimeUnit.SECONDS)).isTrue();
             before.unlock();
@@ -43,23 +42,25 @@ class SentinelDemotionFaultTests {
             // touches the client's connection.
             newMaster.command("REPLICAOF", "NO", "ONE");
             oldMaster.command("REPLICAOF", newMaster.host(), Integer.toString(newMaster.port()));
-            await().atMost(Duration.ofSeconds(20)).until(() -> oldMaster.command("ROLE").startsWith("slave"));
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> oldMaster.command("ROLE").startsWith("slave"));
             group.repointSentinels(newMaster);
             assertThat(group.currentMasterPort()).isEqualTo(newMaster.port());
 
             RedisLock after = client.getLock("demotion-after");
             // Awaitility polls on its own thread: an explicit owner keeps the hold ours to unlock.
             long owner = RedisLock.newOwnerId();
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                boolean acquired;
-                try {
-                    acquired = after.tryLock(0, 10, TimeUnit.SECONDS, owner);
-                }
-                catch (LockException ex) {
-                    throw new AssertionError("tryLock failed after the failover: " + ex.getMessage(), ex);
-                }
-                assertThat(acquired).as("acquired on the new master").isTrue();
-            });
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> {
+                        boolean acquired;
+                        try {
+                            acquired = after.tryLock(0, 10, TimeUnit.SECONDS, owner);
+                        } catch (LockException ex) {
+                            throw new AssertionError("tryLock failed after the failover: " + ex.getMessage(), ex);
+                        }
+                        assertThat(acquired).as("acquired on the new master").isTrue();
+                    });
             after.unlock(owner);
         }
     }

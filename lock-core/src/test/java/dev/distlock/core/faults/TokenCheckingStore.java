@@ -10,7 +10,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
  */
 final class TokenCheckingStore implements AutoCloseable {
 
-    private static final String WRITE = """
+    private static final String WRITE =
+            """
             local highest = tonumber(redis.call('get', KEYS[1] .. ':highest-token') or '0')
             if tonumber(ARGV[1]) < highest then
                 return 0
@@ -29,8 +30,9 @@ final class TokenCheckingStore implements AutoCloseable {
     }
 
     boolean write(String key, long token, String value) {
-        Long accepted = connection.sync().eval(WRITE, ScriptOutputType.INTEGER, new String[] {key},
-                Long.toString(token), value);
+        Long accepted = connection
+                .sync()
+                .eval(WRITE, ScriptOutputType.INTEGER, new String[] {key}, Long.toString(token), value);
         return accepted == 1;
     }
 

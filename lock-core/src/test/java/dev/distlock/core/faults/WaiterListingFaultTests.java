@@ -2,18 +2,16 @@ package dev.distlock.core.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** A client that dies while listed as waiting leaves no listing behind for long. */
 @Tag("fault")

@@ -12,7 +12,8 @@ final class ContainerRedisServer implements RedisServer {
 
     @SuppressWarnings("resource")
     ContainerRedisServer() {
-        this.container = new GenericContainer<>("redis:7.2-alpine").withExposedPorts(6379)
+        this.container = new GenericContainer<>("redis:7.2-alpine")
+                .withExposedPorts(6379)
                 .withCommand("redis-server", "--save", "", "--appendonly", "no");
     }
 
@@ -43,12 +44,18 @@ final class ContainerRedisServer implements RedisServer {
 
     @Override
     public void pause() {
-        container.getDockerClient().pauseContainerCmd(container.getContainerId()).exec();
+        container
+                .getDockerClient()
+                .pauseContainerCmd(container.getContainerId())
+                .exec();
     }
 
     @Override
     public void resume() {
-        container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
+        container
+                .getDockerClient()
+                .unpauseContainerCmd(container.getContainerId())
+                .exec();
     }
 
     @Override
@@ -59,10 +66,8 @@ final class ContainerRedisServer implements RedisServer {
     static boolean dockerAvailable() {
         try {
             return org.testcontainers.DockerClientFactory.instance().isDockerAvailable();
-        }
-        catch (Throwable ex) {
+        } catch (Throwable ex) {
             return false;
         }
     }
-
 }

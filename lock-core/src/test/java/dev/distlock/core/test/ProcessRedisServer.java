@@ -25,8 +25,7 @@ final class ProcessRedisServer implements RedisServer {
         this.extraArgs = List.copyOf(extraArgs);
         try {
             this.workDir = Files.createTempDirectory("distlock-redis-" + port + "-");
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -58,14 +57,26 @@ final class ProcessRedisServer implements RedisServer {
         }
         List<String> command = new ArrayList<>(List.of(binary.toString()));
         command.addAll(extraArgs);
-        command.addAll(List.of("--port", Integer.toString(port), "--bind", HOST, "--save", "", "--appendonly", "no",
-                "--dir", workDir.toString(), "--daemonize", "no"));
+        command.addAll(List.of(
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                HOST,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                workDir.toString(),
+                "--daemonize",
+                "no"));
         Path log = workDir.resolve("redis.log");
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        }
-        catch (IOException ex) {
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+        } catch (IOException ex) {
             throw new UncheckedIOException("Cannot start " + binary, ex);
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
@@ -77,8 +88,7 @@ final class ProcessRedisServer implements RedisServer {
                 if ("PONG".equals(RespClient.call(HOST, port, 500, "PING"))) {
                     return;
                 }
-            }
-            catch (UncheckedIOException notYet) {
+            } catch (UncheckedIOException notYet) {
                 sleepQuietly(20);
             }
         }
@@ -97,8 +107,7 @@ final class ProcessRedisServer implements RedisServer {
             if (!process.waitFor(5, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
@@ -130,12 +139,12 @@ final class ProcessRedisServer implements RedisServer {
             return;
         }
         try {
-            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
-        }
-        catch (IOException ex) {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .start()
+                    .waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
     }
@@ -144,8 +153,7 @@ final class ProcessRedisServer implements RedisServer {
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             return "(no log)";
         }
     }
@@ -153,8 +161,7 @@ final class ProcessRedisServer implements RedisServer {
     private static void sleepQuietly(long millis) {
         try {
             Thread.sleep(millis);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
     }

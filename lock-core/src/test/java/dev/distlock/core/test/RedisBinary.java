@@ -36,12 +36,12 @@ final class RedisBinary {
     private static volatile Optional<Path> found;
     private static volatile int majorVersion = -1;
 
-    private RedisBinary() {
-    }
+    private RedisBinary() {}
 
     static synchronized Optional<Path> find() {
         if (found == null) {
-            found = EMBEDDED.equals(System.getenv("DISTLOCK_REDIS_SERVER")) ? fromEmbeddedJar()
+            found = EMBEDDED.equals(System.getenv("DISTLOCK_REDIS_SERVER"))
+                    ? fromEmbeddedJar()
                     : fromEnvironment().or(RedisBinary::fromPath).or(RedisBinary::fromEmbeddedJar);
         }
         return found;
@@ -57,16 +57,16 @@ final class RedisBinary {
 
     private static int versionOf(Path binary) {
         try {
-            Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(binary.toString(), "--version")
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             process.waitFor(10, TimeUnit.SECONDS);
             Matcher matcher = VERSION.matcher(output);
             return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             return 0;
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             return 0;
         }
@@ -74,7 +74,9 @@ final class RedisBinary {
 
     private static Optional<Path> fromEnvironment() {
         String configured = System.getenv("DISTLOCK_REDIS_SERVER");
-        return configured == null || configured.isBlank() ? Optional.empty() : Optional.of(Path.of(configured)).filter(RedisBinary::runs);
+        return configured == null || configured.isBlank()
+                ? Optional.empty()
+                : Optional.of(Path.of(configured)).filter(RedisBinary::runs);
     }
 
     private static Optional<Path> fromPath() {
@@ -106,8 +108,7 @@ final class RedisBinary {
                 if (runs(target)) {
                     return Optional.of(target);
                 }
-            }
-            catch (IOException ex) {
+            } catch (IOException ex) {
                 // try the next candidate
             }
         }
@@ -129,14 +130,14 @@ final class RedisBinary {
 
     private static boolean runs(Path binary) {
         try {
-            Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(binary.toString(), "--version")
+                    .redirectErrorStream(true)
+                    .start();
             process.getInputStream().readAllBytes();
             return process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0;
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             return false;
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             return false;
         }

@@ -1,11 +1,10 @@
 package dev.distlock.core.test;
 
+import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import io.lettuce.core.cluster.SlotHash;
 
 /**
  * A Redis Cluster of masters only, for tests: starts {@code redis-server --cluster-enabled yes}
@@ -51,11 +50,11 @@ public final class RedisCluster implements AutoCloseable {
                 String info = node.command("CLUSTER", "INFO");
                 return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + total);
             }));
-            awaitTrue(() -> cluster.replicas.stream().flatMap(List::stream)
+            awaitTrue(() -> cluster.replicas.stream()
+                    .flatMap(List::stream)
                     .allMatch(replica -> replica.command("INFO", "replication").contains("master_link_status:up")));
             return cluster;
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             cluster.close();
             throw ex;
         }
@@ -69,8 +68,7 @@ public final class RedisCluster implements AutoCloseable {
             }
             try {
                 TimeUnit.MILLISECONDS.sleep(50);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while setting up the cluster", ex);
             }
@@ -116,12 +114,13 @@ public final class RedisCluster implements AutoCloseable {
             }
             for (int i = 1; i < masterCount; i++) {
                 RedisServer node = nodes.get(i);
-                expectOk(nodes.get(0), nodes.get(0).command("CLUSTER", "MEET", node.host(), Integer.toString(node.port())));
+                expectOk(
+                        nodes.get(0),
+                        nodes.get(0).command("CLUSTER", "MEET", node.host(), Integer.toString(node.port())));
             }
             cluster.awaitHealthy(Duration.ofSeconds(20));
             return cluster;
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             cluster.close();
             throw ex;
         }
@@ -130,8 +129,8 @@ public final class RedisCluster implements AutoCloseable {
     private static RedisServer startNode() {
         // The cluster bus listens on port + 10000, so a node on a port above 55535 cannot start;
         // RedisServers.start retries on another port when that happens.
-        return RedisServers.start("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                "--cluster-node-timeout", "5000");
+        return RedisServers.start(
+                "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000");
     }
 
     private static int firstSlot(int index, int count) {
@@ -168,8 +167,7 @@ public final class RedisCluster implements AutoCloseable {
             }
             try {
                 TimeUnit.MILLISECONDS.sleep(50);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the cluster", ex);
             }
@@ -223,7 +221,9 @@ public final class RedisCluster implements AutoCloseable {
         to.command("CLUSTER", "SETSLOT", value, "NODE", target);
         // Without a higher config epoch the old owner's claim can win the gossip and undo the move.
         to.command("CLUSTER", "BUMPEPOCH");
-        masters.stream().filter(node -> node != to).forEach(node -> node.command("CLUSTER", "SETSLOT", value, "NODE", target));
+        masters.stream()
+                .filter(node -> node != to)
+                .forEach(node -> node.command("CLUSTER", "SETSLOT", value, "NODE", target));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!masters.stream().allMatch(node -> owner(node, slot).equals(target))) {
             if (System.nanoTime() > deadline) {
@@ -231,8 +231,7 @@ public final class RedisCluster implements AutoCloseable {
             }
             try {
                 TimeUnit.MILLISECONDS.sleep(50);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while moving slot " + slot, ex);
             }

@@ -26,8 +26,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
     private RedisServer master;
     private RedisServer replica;
 
-    private RedisSentinelGroup() {
-    }
+    private RedisSentinelGroup() {}
 
     /**
      * Starts the group and waits until every sentinel sees the replica and the other sentinels.
@@ -38,8 +37,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
         try {
             group.startAll();
             return group;
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             group.close();
             throw ex;
         }
@@ -48,14 +46,15 @@ public final class RedisSentinelGroup implements AutoCloseable {
     private void startAll() {
         master = track(RedisServers.start());
         replica = track(RedisServers.start("--replicaof", master.host(), Integer.toString(master.port())));
-        awaitTrue(Duration.ofSeconds(15), "replica link up",
-                () -> replica.command("INFO", "replication").contains("master_link_status:up"));
+        awaitTrue(Duration.ofSeconds(15), "replica link up", () -> replica.command("INFO", "replication")
+                .contains("master_link_status:up"));
         for (int i = 0; i < 3; i++) {
             sentinels.add(track(RedisServers.start(writeConfig().toString(), "--sentinel")));
         }
         awaitTrue(Duration.ofSeconds(20), "sentinels to discover the replica and each other", () -> sentinels.stream()
                 .map(this::masterState)
-                .allMatch(state -> "1".equals(state.get("num-slaves")) && "2".equals(state.get("num-other-sentinels"))));
+                .allMatch(
+                        state -> "1".equals(state.get("num-slaves")) && "2".equals(state.get("num-other-sentinels"))));
     }
 
     private Path writeConfig() {
@@ -63,14 +62,17 @@ public final class RedisSentinelGroup implements AutoCloseable {
             // Sentinels rewrite their config file, so each gets its own writable copy.
             Path dir = Files.createTempDirectory("distlock-sentinel-");
             Path config = dir.resolve("sentinel.conf");
-            Files.writeString(config, String.join("\n",
-                    "sentinel monitor " + MASTER_ID + " " + master.host() + " " + master.port() + " 2",
-                    "sentinel down-after-milliseconds " + MASTER_ID + " 1000",
-                    "sentinel failover-timeout " + MASTER_ID + " 3000",
-                    "sentinel parallel-syncs " + MASTER_ID + " 1", ""));
+            Files.writeString(
+                    config,
+                    String.join(
+                            "\n",
+                            "sentinel monitor " + MASTER_ID + " " + master.host() + " " + master.port() + " 2",
+                            "sentinel down-after-milliseconds " + MASTER_ID + " 1000",
+                            "sentinel failover-timeout " + MASTER_ID + " 3000",
+                            "sentinel parallel-syncs " + MASTER_ID + " 1",
+                            ""));
             return config;
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -113,7 +115,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
     public void repointSentinels(RedisServer newMaster) {
         for (RedisServer sentinel : sentinels) {
             sentinel.command("SENTINEL", "REMOVE", MASTER_ID);
-            sentinel.command("SENTINEL", "MONITOR", MASTER_ID, newMaster.host(), Integer.toString(newMaster.port()), "2");
+            sentinel.command(
+                    "SENTINEL", "MONITOR", MASTER_ID, newMaster.host(), Integer.toString(newMaster.port()), "2");
             sentinel.command("SENTINEL", "SET", MASTER_ID, "down-after-milliseconds", "1000");
             sentinel.command("SENTINEL", "SET", MASTER_ID, "failover-timeout", "3000");
         }
@@ -131,10 +134,10 @@ public final class RedisSentinelGroup implements AutoCloseable {
     public int currentMasterPort() {
         for (RedisServer sentinel : sentinels) {
             try {
-                String[] address = sentinel.command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_ID).split("\n");
+                String[] address = sentinel.command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_ID)
+                        .split("\n");
                 return Integer.parseInt(address[1]);
-            }
-            catch (RuntimeException ex) {
+            } catch (RuntimeException ex) {
                 // try the next sentinel
             }
         }
@@ -149,8 +152,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
             }
             try {
                 TimeUnit.MILLISECONDS.sleep(50);
-            }
-            catch (InterruptedException ex) {
+            } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for " + what, ex);
             }

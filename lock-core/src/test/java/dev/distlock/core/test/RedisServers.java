@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -25,8 +24,7 @@ public final class RedisServers {
     private static final int START_ATTEMPTS = 5;
     private static RedisServer shared;
 
-    private RedisServers() {
-    }
+    private RedisServers() {}
 
     /**
      * Returns the JVM-wide server, starting it on first use; it stops when the JVM exits.
@@ -64,8 +62,7 @@ public final class RedisServers {
             try {
                 server.start();
                 return server;
-            }
-            catch (IllegalStateException ex) {
+            } catch (IllegalStateException ex) {
                 // Most likely another process took the port between probe and bind.
                 last = ex;
             }
@@ -84,8 +81,7 @@ public final class RedisServers {
             for (int i = 0; i < count; i++) {
                 servers.add(start());
             }
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             servers.forEach(RedisServer::stop);
             throw ex;
         }
@@ -107,9 +103,11 @@ public final class RedisServers {
      */
     public static void assumeRedis7(String feature) {
         int version = majorVersion();
-        Assumptions.assumeTrue(version >= 7, () -> feature + " needs Redis 7 or later, but the fixture's redis-server is "
-                + (version == 0 ? "unknown" : "Redis " + version) + ". Install Redis 7 (Debian: apt-get install"
-                + " redis-server) and put it on PATH, or point DISTLOCK_REDIS_SERVER at its redis-server binary.");
+        Assumptions.assumeTrue(
+                version >= 7,
+                () -> feature + " needs Redis 7 or later, but the fixture's redis-server is "
+                        + (version == 0 ? "unknown" : "Redis " + version) + ". Install Redis 7 (Debian: apt-get install"
+                        + " redis-server) and put it on PATH, or point DISTLOCK_REDIS_SERVER at its redis-server binary.");
     }
 
     /**
@@ -120,8 +118,7 @@ public final class RedisServers {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }

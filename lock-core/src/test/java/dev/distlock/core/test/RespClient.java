@@ -12,8 +12,7 @@ import java.nio.charset.StandardCharsets;
 /** A minimal RESP client for the fixture's own readiness checks and admin commands. */
 final class RespClient {
 
-    private RespClient() {
-    }
+    private RespClient() {}
 
     static String call(String host, int port, int timeoutMillis, String... args) {
         return call(javax.net.SocketFactory.getDefault(), host, port, timeoutMillis, args);
@@ -26,15 +25,19 @@ final class RespClient {
             StringBuilder request = new StringBuilder("*").append(args.length).append("\r\n");
             for (String arg : args) {
                 byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
-                request.append('$').append(bytes.length).append("\r\n").append(arg).append("\r\n");
+                request.append('$')
+                        .append(bytes.length)
+                        .append("\r\n")
+                        .append(arg)
+                        .append("\r\n");
             }
             OutputStream out = socket.getOutputStream();
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
             return readReply(in);
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException("Redis at " + host + ":" + port + " did not answer " + args[0], ex);
         }
     }

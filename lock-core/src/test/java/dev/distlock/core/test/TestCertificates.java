@@ -12,11 +12,9 @@ import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -46,19 +44,72 @@ public final class TestCertificates {
             Assumptions.assumeTrue(run(dir, "openssl", "version"), "TLS tests need the openssl command on PATH");
             Files.writeString(dir.resolve("server.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
             Files.writeString(dir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n");
-            require(dir, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
-                    "ca.crt", "-days", "2", "-subj", "/CN=Distlock Test CA");
+            require(
+                    dir,
+                    "openssl",
+                    "req",
+                    "-x509",
+                    "-newkey",
+                    "rsa:2048",
+                    "-nodes",
+                    "-keyout",
+                    "ca.key",
+                    "-out",
+                    "ca.crt",
+                    "-days",
+                    "2",
+                    "-subj",
+                    "/CN=Distlock Test CA");
             for (String name : List.of("server", "client")) {
-                require(dir, "openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", name + ".key", "-out",
-                        name + ".csr", "-subj", "/CN=" + (name.equals("server") ? "localhost" : "distlock-client"));
-                require(dir, "openssl", "x509", "-req", "-in", name + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-                        "-CAcreateserial", "-out", name + ".crt", "-days", "2", "-extfile", name + ".ext");
+                require(
+                        dir,
+                        "openssl",
+                        "req",
+                        "-newkey",
+                        "rsa:2048",
+                        "-nodes",
+                        "-keyout",
+                        name + ".key",
+                        "-out",
+                        name + ".csr",
+                        "-subj",
+                        "/CN=" + (name.equals("server") ? "localhost" : "distlock-client"));
+                require(
+                        dir,
+                        "openssl",
+                        "x509",
+                        "-req",
+                        "-in",
+                        name + ".csr",
+                        "-CA",
+                        "ca.crt",
+                        "-CAkey",
+                        "ca.key",
+                        "-CAcreateserial",
+                        "-out",
+                        name + ".crt",
+                        "-days",
+                        "2",
+                        "-extfile",
+                        name + ".ext");
             }
-            require(dir, "openssl", "pkcs12", "-export", "-in", "client.crt", "-inkey", "client.key", "-out",
-                    "client.p12", "-passout", "pass:" + PASSWORD, "-name", "client");
+            require(
+                    dir,
+                    "openssl",
+                    "pkcs12",
+                    "-export",
+                    "-in",
+                    "client.crt",
+                    "-inkey",
+                    "client.key",
+                    "-out",
+                    "client.p12",
+                    "-passout",
+                    "pass:" + PASSWORD,
+                    "-name",
+                    "client");
             return new TestCertificates(dir);
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -103,9 +154,11 @@ public final class TestCertificates {
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
             try (InputStream in = Files.newInputStream(caCertificate())) {
-                trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+                trust.setCertificateEntry(
+                        "ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
             }
-            TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory trustManagers =
+                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trustManagers.init(trust);
             KeyManagerFactory keyManagers = null;
             if (withClientCertificate) {
@@ -117,13 +170,12 @@ public final class TestCertificates {
                 keyManagers.init(keys, PASSWORD.toCharArray());
             }
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keyManagers != null ? keyManagers.getKeyManagers() : null, trustManagers.getTrustManagers(), null);
+            context.init(
+                    keyManagers != null ? keyManagers.getKeyManagers() : null, trustManagers.getTrustManagers(), null);
             return context;
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
-        }
-        catch (GeneralSecurityException ex) {
+        } catch (GeneralSecurityException ex) {
             throw new IllegalStateException("Cannot build a TLS context from " + dir, ex);
         }
     }
@@ -137,18 +189,19 @@ public final class TestCertificates {
     private static boolean run(Path dir, String... command) {
         List<String> args = new ArrayList<>(List.of(command));
         try {
-            Process process = new ProcessBuilder(args).directory(dir.toFile()).redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(args)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             boolean ok = process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
             if (!ok) {
                 Files.writeString(dir.resolve("openssl-error.log"), output);
             }
             return ok;
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             return false;
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             return false;
         }

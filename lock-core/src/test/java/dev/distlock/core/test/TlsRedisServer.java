@@ -8,9 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
 import javax.net.ssl.SSLContext;
-
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -36,8 +34,7 @@ public final class TlsRedisServer implements RedisServer {
         this.port = port;
         try {
             this.workDir = Files.createTempDirectory("distlock-redis-tls-" + port + "-");
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
@@ -53,12 +50,12 @@ public final class TlsRedisServer implements RedisServer {
         Assumptions.assumeTrue(binary.isPresent(), "TLS tests need a redis-server binary");
         IllegalStateException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
-            TlsRedisServer server = new TlsRedisServer(binary.get(), certificates, authClients, RedisServers.freePort());
+            TlsRedisServer server =
+                    new TlsRedisServer(binary.get(), certificates, authClients, RedisServers.freePort());
             try {
                 server.start();
                 return server;
-            }
-            catch (IllegalStateException ex) {
+            } catch (IllegalStateException ex) {
                 last = ex;
             }
         }
@@ -91,17 +88,37 @@ public final class TlsRedisServer implements RedisServer {
         if (isRunning()) {
             return;
         }
-        List<String> command = new ArrayList<>(List.of(binary.toString(), "--port", "0", "--tls-port",
-                Integer.toString(port), "--bind", HOST, "--tls-cert-file", certificates.serverCertificate().toString(),
-                "--tls-key-file", certificates.serverKey().toString(), "--tls-ca-cert-file",
-                certificates.caCertificate().toString(), "--tls-auth-clients", authClients ? "yes" : "no", "--save", "",
-                "--appendonly", "no", "--dir", workDir.toString(), "--daemonize", "no"));
+        List<String> command = new ArrayList<>(List.of(
+                binary.toString(),
+                "--port",
+                "0",
+                "--tls-port",
+                Integer.toString(port),
+                "--bind",
+                HOST,
+                "--tls-cert-file",
+                certificates.serverCertificate().toString(),
+                "--tls-key-file",
+                certificates.serverKey().toString(),
+                "--tls-ca-cert-file",
+                certificates.caCertificate().toString(),
+                "--tls-auth-clients",
+                authClients ? "yes" : "no",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                workDir.toString(),
+                "--daemonize",
+                "no"));
         Path log = workDir.resolve("redis.log");
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        }
-        catch (IOException ex) {
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+        } catch (IOException ex) {
             throw new UncheckedIOException("Cannot start " + binary, ex);
         }
         SSLContext probe = certificates.sslContext(true);
@@ -110,8 +127,10 @@ public final class TlsRedisServer implements RedisServer {
             if (!process.isAlive()) {
                 String tail = tail(log);
                 // Redis built without TLS rejects the tls-* directives at startup.
-                Assumptions.assumeFalse(tail.contains("tls-port") || tail.contains("TLS"),
-                        () -> binary + " was built without TLS (" + tail.lines().reduce((a, b) -> b).orElse("")
+                Assumptions.assumeFalse(
+                        tail.contains("tls-port") || tail.contains("TLS"),
+                        () -> binary + " was built without TLS ("
+                                + tail.lines().reduce((a, b) -> b).orElse("")
                                 + "); install a TLS build such as Debian's redis-server 7 and put it on PATH");
                 throw new IllegalStateException("redis-server exited on TLS port " + port + ": " + tail);
             }
@@ -119,8 +138,7 @@ public final class TlsRedisServer implements RedisServer {
                 if ("PONG".equals(RespClient.call(probe.getSocketFactory(), HOST, port, 1000, "PING"))) {
                     return;
                 }
-            }
-            catch (UncheckedIOException notYet) {
+            } catch (UncheckedIOException notYet) {
                 sleepQuietly(50);
             }
         }
@@ -138,8 +156,7 @@ public final class TlsRedisServer implements RedisServer {
             if (!process.waitFor(5, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
@@ -165,8 +182,7 @@ public final class TlsRedisServer implements RedisServer {
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             return "(no log)";
         }
     }
@@ -174,8 +190,7 @@ public final class TlsRedisServer implements RedisServer {
     private static void sleepQuietly(long millis) {
         try {
             Thread.sleep(millis);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
     }

@@ -1,11 +1,10 @@
 package dev.distlock.samples.contention;
 
+import dev.distlock.samples.Concurrently;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.distlock.samples.Concurrently;
 
 /**
  * The contention demo: the same workers, with and without the lock.
@@ -22,7 +21,8 @@ class ContentionController {
 
     /** {@code workers} workers each increment both counters {@code increments} times. */
     @PostMapping("/contention")
-    ContentionDemo demo(@RequestParam(defaultValue = "8") int workers, @RequestParam(defaultValue = "25") int increments) {
+    ContentionDemo demo(
+            @RequestParam(defaultValue = "8") int workers, @RequestParam(defaultValue = "25") int increments) {
         if (increments < 1 || increments > 1000) {
             throw new IllegalArgumentException("'increments' must be between 1 and 1000, was " + increments);
         }
@@ -41,8 +41,7 @@ class ContentionController {
             for (int n = 0; n < increments; n++) {
                 if (lock) {
                     counter.incrementLocked();
-                }
-                else {
+                } else {
                     counter.incrementUnlocked();
                 }
             }
@@ -53,9 +52,7 @@ class ContentionController {
         return new Run(expected, actual, expected - actual, millis);
     }
 
-    record ContentionDemo(int workers, int increments, Run withLock, Run withoutLock) {
-    }
+    record ContentionDemo(int workers, int increments, Run withLock, Run withoutLock) {}
 
-    record Run(long expected, long actual, long lostUpdates, long millis) {
-    }
+    record Run(long expected, long actual, long lostUpdates, long millis) {}
 }

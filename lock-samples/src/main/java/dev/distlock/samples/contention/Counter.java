@@ -1,13 +1,11 @@
 package dev.distlock.samples.contention;
 
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
-
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.stereotype.Component;
-
 import dev.distlock.samples.Pause;
 import dev.distlock.spring.DistributedLock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
 
 /**
  * Two plain counters incremented by read, pause, write: one under the {@code counter} lock, one

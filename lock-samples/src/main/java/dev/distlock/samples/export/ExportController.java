@@ -1,17 +1,15 @@
 package dev.distlock.samples.export;
 
+import dev.distlock.samples.Concurrently;
+import dev.distlock.samples.export.ExportService.Export;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.distlock.samples.Concurrently;
-import dev.distlock.samples.export.ExportService.Export;
 
 /**
  * Export endpoints and the same-customer demo.
@@ -46,6 +44,5 @@ class ExportController {
         return new ExportDemo(requests, done, overlapped);
     }
 
-    record ExportDemo(int requests, List<Export> exports, boolean overlapped) {
-    }
+    record ExportDemo(int requests, List<Export> exports, boolean overlapped) {}
 }

@@ -1,17 +1,15 @@
 package dev.distlock.samples.export;
 
+import dev.distlock.samples.Pause;
+import dev.distlock.spring.DistributedLock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
-
-import dev.distlock.samples.Pause;
-import dev.distlock.spring.DistributedLock;
 
 /**
  * Exports a customer's data in the background. The method returns at once with a
@@ -41,10 +39,12 @@ public class ExportService implements DisposableBean {
     @DistributedLock(name = "export", key = "#customer", waitTime = "30s")
     public CompletableFuture<Export> export(String customer) {
         Instant started = Instant.now();
-        return CompletableFuture.supplyAsync(() -> {
-            Pause.of(work);
-            return new Export(customer, Thread.currentThread().getName(), started, Instant.now());
-        }, workers);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    Pause.of(work);
+                    return new Export(customer, Thread.currentThread().getName(), started, Instant.now());
+                },
+                workers);
     }
 
     @Override
@@ -59,6 +59,5 @@ public class ExportService implements DisposableBean {
      * @param started when the lock was granted
      * @param finished when it finished
      */
-    public record Export(String customer, String thread, Instant started, Instant finished) {
-    }
+    public record Export(String customer, String thread, Instant started, Instant finished) {}
 }

@@ -1,11 +1,9 @@
 package dev.distlock.samples.handoff;
 
-import java.time.Duration;
-
-import org.springframework.stereotype.Component;
-
 import dev.distlock.samples.Pause;
 import dev.distlock.spring.DistributedLock;
+import java.time.Duration;
+import org.springframework.stereotype.Component;
 
 /**
  * The locks of the hand-off demo: {@code baton}, taken in turns by patient and impatient workers,

@@ -1,16 +1,14 @@
 package dev.distlock.samples.handoff;
 
+import dev.distlock.samples.Concurrently;
+import dev.distlock.spring.LockAcquisitionException;
 import java.time.Duration;
 import java.util.List;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.distlock.samples.Concurrently;
-import dev.distlock.spring.LockAcquisitionException;
 
 /**
  * The hand-off demo: {@code workers} threads each take the {@code baton} lock {@code rounds} times,
@@ -62,8 +60,7 @@ class HandoffController {
         try {
             baton.holdIfQuick(work);
             return Boolean.TRUE;
-        }
-        catch (LockAcquisitionException ex) {
+        } catch (LockAcquisitionException ex) {
             return Boolean.FALSE;
         }
     }
@@ -75,6 +72,5 @@ class HandoffController {
      * @param holds holds of the patient workers
      * @param impatientHeld whether the impatient worker got the baton within 100 ms
      */
-    record HandoffDemo(int workers, int rounds, int holds, boolean impatientHeld) {
-    }
+    record HandoffDemo(int workers, int rounds, int holds, boolean impatientHeld) {}
 }

@@ -1,17 +1,15 @@
 package dev.distlock.samples.prices;
 
+import dev.distlock.samples.Pause;
+import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.LockType;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
-
-import dev.distlock.samples.Pause;
-import dev.distlock.spring.DistributedLock;
-import dev.distlock.spring.LockType;
 
 /**
  * A price catalogue read often and updated rarely: readers share the read side of the
@@ -49,8 +47,7 @@ public class PriceCatalogue {
         try {
             Pause.of(work);
             return prices.getOrDefault(sku, BigDecimal.ZERO);
-        }
-        finally {
+        } finally {
             readers.decrementAndGet();
         }
     }
@@ -75,6 +72,6 @@ public class PriceCatalogue {
      * @return most readers seen at once, most readers a writer saw
      */
     public int[] takeStats() {
-        return new int[] { maxReaders.getAndSet(0), readersSeenByWriter.getAndSet(0) };
+        return new int[] {maxReaders.getAndSet(0), readersSeenByWriter.getAndSet(0)};
     }
 }

@@ -1,9 +1,9 @@
 package dev.distlock.samples.prices;
 
+import dev.distlock.samples.Concurrently;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -11,8 +11,6 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.distlock.samples.Concurrently;
 
 /**
  * Price endpoints and the readers-and-writer demo.
@@ -42,14 +40,19 @@ class PriceController {
     PriceDemo demo(@RequestParam(defaultValue = "8") int readers) {
         catalogue.takeStats();
         int writer = readers / 2;
-        List<BigDecimal> seen = Concurrently.run(readers + 1, i -> i == writer
-                ? catalogue.update("apple", new BigDecimal("0.5" + (System.nanoTime() % 10)))
-                : catalogue.price("apple"));
+        List<BigDecimal> seen = Concurrently.run(
+                readers + 1,
+                i -> i == writer
+                        ? catalogue.update("apple", new BigDecimal("0.5" + (System.nanoTime() % 10)))
+                        : catalogue.price("apple"));
         int[] stats = catalogue.takeStats();
         return new PriceDemo(readers, 1, stats[0], stats[1], seen);
     }
 
-    record PriceDemo(int readers, int writers, int mostConcurrentReaders, int readersRunningDuringWrite,
-            List<BigDecimal> pricesSeen) {
-    }
+    record PriceDemo(
+            int readers,
+            int writers,
+            int mostConcurrentReaders,
+            int readersRunningDuringWrite,
+            List<BigDecimal> pricesSeen) {}
 }

@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-
 import redis.embedded.RedisServer;
 
 /**
@@ -50,8 +48,7 @@ public final class EmbeddedRedis implements DisposableBean {
                 server.start();
                 logger.info("Started embedded Redis on {}:{}", HOST, port);
                 return new EmbeddedRedis(server, port);
-            }
-            catch (IOException ex) {
+            } catch (IOException ex) {
                 // Most likely another process took the port between the probe and the bind.
                 last = ex;
             }
@@ -91,8 +88,7 @@ public final class EmbeddedRedis implements DisposableBean {
         try {
             server.stop();
             logger.info("Stopped embedded Redis on {}:{}", HOST, port);
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             logger.warn("Could not stop the embedded Redis on {}:{}", HOST, port, ex);
         }
     }
@@ -100,8 +96,7 @@ public final class EmbeddedRedis implements DisposableBean {
     private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }

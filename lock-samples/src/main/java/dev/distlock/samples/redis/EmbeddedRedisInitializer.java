@@ -3,7 +3,6 @@ package dev.distlock.samples.redis;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
@@ -32,11 +31,14 @@ public final class EmbeddedRedisInitializer implements ApplicationContextInitial
     /** Name of the registered {@link EmbeddedRedis} singleton. */
     public static final String BEAN_NAME = "embeddedRedis";
 
-    private static final List<String> DISTLOCK_REDIS_PROPERTIES = List.of("distlock.redis.url",
-            "distlock.redis.sentinel.master", "distlock.redis.cluster.nodes", "distlock.redis.cluster.nodes[0]");
+    private static final List<String> DISTLOCK_REDIS_PROPERTIES = List.of(
+            "distlock.redis.url",
+            "distlock.redis.sentinel.master",
+            "distlock.redis.cluster.nodes",
+            "distlock.redis.cluster.nodes[0]");
 
-    private static final List<String> SPRING_DATA_REDIS_PROPERTIES = List.of("spring.data.redis.url",
-            "spring.data.redis.host");
+    private static final List<String> SPRING_DATA_REDIS_PROPERTIES =
+            List.of("spring.data.redis.url", "spring.data.redis.host");
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
@@ -44,10 +46,12 @@ public final class EmbeddedRedisInitializer implements ApplicationContextInitial
     }
 
     static boolean isRedisConfigured(ConfigurableEnvironment environment) {
-        boolean springDataRedis = ClassUtils.isPresent("org.springframework.data.redis.connection.RedisConnectionFactory",
+        boolean springDataRedis = ClassUtils.isPresent(
+                "org.springframework.data.redis.connection.RedisConnectionFactory",
                 EmbeddedRedisInitializer.class.getClassLoader());
-        return Stream.concat(DISTLOCK_REDIS_PROPERTIES.stream(),
-                springDataRedis ? SPRING_DATA_REDIS_PROPERTIES.stream() : Stream.empty())
+        return Stream.concat(
+                        DISTLOCK_REDIS_PROPERTIES.stream(),
+                        springDataRedis ? SPRING_DATA_REDIS_PROPERTIES.stream() : Stream.empty())
                 .anyMatch(name -> StringUtils.hasText(environment.getProperty(name)));
     }
 
@@ -64,22 +68,23 @@ public final class EmbeddedRedisInitializer implements ApplicationContextInitial
         public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
             // Spring AOT refreshes the context at build time only to record bean definitions: no
             // server must start then (the generated code would not know the singleton anyway).
-            if (Boolean.getBoolean("spring.aot.processing") || isRedisConfigured(environment)
+            if (Boolean.getBoolean("spring.aot.processing")
+                    || isRedisConfigured(environment)
                     || !environment.getProperty("samples.embedded-redis.enabled", Boolean.class, true)
                     || !(registry instanceof DefaultListableBeanFactory beanFactory)
                     || beanFactory.containsSingleton(BEAN_NAME)) {
                 return;
             }
             EmbeddedRedis redis = EmbeddedRedis.start();
-            environment.getPropertySources().addFirst(new MapPropertySource("embeddedRedis",
-                    Map.of("distlock.redis.url", redis.url())));
+            environment
+                    .getPropertySources()
+                    .addFirst(new MapPropertySource("embeddedRedis", Map.of("distlock.redis.url", redis.url())));
             beanFactory.registerSingleton(BEAN_NAME, redis);
             // Registered before any other bean, so destroyed after all of them (the lock client included).
             beanFactory.registerDisposableBean(BEAN_NAME, redis);
         }
 
         @Override
-        public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
-        }
+        public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {}
     }
 }

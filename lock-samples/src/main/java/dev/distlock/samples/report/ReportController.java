@@ -1,14 +1,12 @@
 package dev.distlock.samples.report;
 
+import dev.distlock.samples.Concurrently;
 import java.util.List;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.distlock.samples.Concurrently;
 
 /**
  * Report job statistics and the many-instances demo.
@@ -36,6 +34,5 @@ class ReportController {
         return new ReportDemo(instances, runs, instances - runs, job.stats());
     }
 
-    record ReportDemo(int instances, long ran, long skipped, ReportJob.Stats totals) {
-    }
+    record ReportDemo(int instances, long ran, long skipped, ReportJob.Stats totals) {}
 }

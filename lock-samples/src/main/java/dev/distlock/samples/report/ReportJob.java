@@ -1,19 +1,17 @@
 package dev.distlock.samples.report;
 
+import dev.distlock.samples.Pause;
+import dev.distlock.spring.LockResult;
+import dev.distlock.spring.LockTemplate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-
-import dev.distlock.samples.Pause;
-import dev.distlock.spring.LockResult;
-import dev.distlock.spring.LockTemplate;
 
 /**
  * A scheduled report that every instance schedules but only one runs per tick: each tries the
@@ -48,7 +46,9 @@ public class ReportJob {
     }
 
     /** The schedule: every instance calls this at each tick. */
-    @Scheduled(initialDelayString = "${samples.report-interval:20s}", fixedDelayString = "${samples.report-interval:20s}")
+    @Scheduled(
+            initialDelayString = "${samples.report-interval:20s}",
+            fixedDelayString = "${samples.report-interval:20s}")
     public void onSchedule() {
         run("scheduler");
     }
@@ -88,6 +88,5 @@ public class ReportJob {
      * @param skips times a tick found it running elsewhere
      * @param lastRun when it last finished
      */
-    public record Stats(int runs, int skips, @Nullable Instant lastRun) {
-    }
+    public record Stats(int runs, int skips, @Nullable Instant lastRun) {}
 }

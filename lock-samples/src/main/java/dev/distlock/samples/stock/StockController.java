@@ -1,8 +1,9 @@
 package dev.distlock.samples.stock;
 
+import dev.distlock.samples.Concurrently;
+import dev.distlock.samples.stock.StockService.Reservation;
 import java.util.List;
 import java.util.Map;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -10,9 +11,6 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.distlock.samples.Concurrently;
-import dev.distlock.samples.stock.StockService.Reservation;
 
 /**
  * Stock endpoints and the stock demo.
@@ -45,7 +43,9 @@ class StockController {
 
     /** {@code buyers} buyers at once each try to reserve one of {@code units} units. */
     @PostMapping("/demo/stock")
-    StockDemo demo(@RequestParam(defaultValue = "demo-sku") String sku, @RequestParam(defaultValue = "5") int units,
+    StockDemo demo(
+            @RequestParam(defaultValue = "demo-sku") String sku,
+            @RequestParam(defaultValue = "5") int units,
             @RequestParam(defaultValue = "10") int buyers) {
         stock.restock(sku, units);
         List<Reservation> reservations = Concurrently.run(buyers, i -> stock.reserve(sku, 1));
@@ -53,6 +53,5 @@ class StockController {
         return new StockDemo(sku, units, buyers, reserved, buyers - reserved, stock.available(sku));
     }
 
-    record StockDemo(String sku, int units, int buyers, long reserved, long rejected, int remaining) {
-    }
+    record StockDemo(String sku, int units, int buyers, long reserved, long rejected, int remaining) {}
 }

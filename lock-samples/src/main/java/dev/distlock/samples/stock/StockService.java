@@ -1,14 +1,12 @@
 package dev.distlock.samples.stock;
 
+import dev.distlock.samples.Pause;
+import dev.distlock.spring.DistributedLock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
-
-import dev.distlock.samples.Pause;
-import dev.distlock.spring.DistributedLock;
 
 /**
  * Reserves stock per SKU. Reservations of one SKU run one at a time, on every instance, while
@@ -75,6 +73,5 @@ public class StockService {
      * @param reserved whether they were reserved
      * @param remaining units left in stock
      */
-    public record Reservation(String sku, int quantity, boolean reserved, int remaining) {
-    }
+    public record Reservation(String sku, int quantity, boolean reserved, int remaining) {}
 }

@@ -1,15 +1,13 @@
 package dev.distlock.samples.tickets;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.stereotype.Service;
-
 import dev.distlock.samples.Pause;
 import dev.distlock.spring.DistributedLock;
 import dev.distlock.spring.LockType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Service;
 
 /**
  * One counter that serves one customer at a time, in the order they arrived: a fair lock grants
@@ -48,6 +46,5 @@ public class TicketCounter {
      * @param customer who was served
      * @param servedAt when
      */
-    public record Ticket(int number, String customer, Instant servedAt) {
-    }
+    public record Ticket(int number, String customer, Instant servedAt) {}
 }

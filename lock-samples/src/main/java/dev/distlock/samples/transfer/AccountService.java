@@ -1,14 +1,12 @@
 package dev.distlock.samples.transfer;
 
+import dev.distlock.samples.Pause;
+import dev.distlock.spring.DistributedLock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
-
-import dev.distlock.samples.Pause;
-import dev.distlock.spring.DistributedLock;
 
 /**
  * Moves money between two accounts while holding the locks of both ({@code account:<id>}, one multi

@@ -1,8 +1,8 @@
 package dev.distlock.samples.transfer;
 
+import dev.distlock.samples.Concurrently;
 import java.util.List;
 import java.util.Map;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -10,8 +10,6 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.distlock.samples.Concurrently;
 
 /**
  * Account endpoints and the opposite-transfers demo.
@@ -40,8 +38,17 @@ class TransferController {
     @PostMapping("/transfers")
     Map<String, Object> transfer(@RequestParam String from, @RequestParam String to, @RequestParam long amount) {
         boolean moved = accounts.transfer(from, to, amount);
-        return Map.of("from", from, "to", to, "amount", amount, "moved", moved,
-                "balances", Map.of(from, accounts.balance(from), to, accounts.balance(to)));
+        return Map.of(
+                "from",
+                from,
+                "to",
+                to,
+                "amount",
+                amount,
+                "moved",
+                moved,
+                "balances",
+                Map.of(from, accounts.balance(from), to, accounts.balance(to)));
     }
 
     /** Transfers run at once in both directions between two accounts; money is neither lost nor made. */
@@ -49,7 +56,8 @@ class TransferController {
     TransferDemo demo(@RequestParam(defaultValue = "12") int transfers) {
         accounts.open("alice", 1000);
         accounts.open("bob", 1000);
-        List<Boolean> moved = Concurrently.run(transfers,
+        List<Boolean> moved = Concurrently.run(
+                transfers,
                 i -> i % 2 == 0 ? accounts.transfer("alice", "bob", 100) : accounts.transfer("bob", "alice", 50));
         long alice = accounts.balance("alice");
         long bob = accounts.balance("bob");
@@ -59,10 +67,9 @@ class TransferController {
                 expectedAlice += i % 2 == 0 ? -100 : 50;
             }
         }
-        return new TransferDemo(transfers, moved.stream().filter(m -> m).count(), alice, bob, alice + bob,
-                alice == expectedAlice);
+        return new TransferDemo(
+                transfers, moved.stream().filter(m -> m).count(), alice, bob, alice + bob, alice == expectedAlice);
     }
 
-    record TransferDemo(int transfers, long completed, long alice, long bob, long total, boolean balancesConsistent) {
-    }
+    record TransferDemo(int transfers, long completed, long alice, long bob, long total, boolean balancesConsistent) {}
 }

@@ -1,13 +1,11 @@
 package dev.distlock.samples.web;
 
+import dev.distlock.spring.LockAcquisitionException;
 import java.util.Map;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-
-import dev.distlock.spring.LockAcquisitionException;
 
 /**
  * Turns the demos' expected failures into readable JSON answers.

@@ -1,14 +1,13 @@
 package dev.distlock.samples.web;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -44,11 +43,9 @@ class LockStatsController {
                         double millis = value.value(TimeUnit.MILLISECONDS);
                         if (value.percentile() == 0.5) {
                             row.p50 = millis;
-                        }
-                        else if (value.percentile() == 0.95) {
+                        } else if (value.percentile() == 0.95) {
                             row.p95 = millis;
-                        }
-                        else if (value.percentile() == 0.99) {
+                        } else if (value.percentile() == 0.99) {
                             row.p99 = millis;
                         }
                     }
@@ -58,8 +55,11 @@ class LockStatsController {
             }
         }
         List<LockRow> locks = new ArrayList<>(rows.values());
-        return new LockStats(locks.stream().mapToLong(r -> r.acquired).sum(),
-                locks.stream().mapToLong(r -> r.timeouts).sum(), locks.stream().mapToLong(r -> r.errors).sum(), locks);
+        return new LockStats(
+                locks.stream().mapToLong(r -> r.acquired).sum(),
+                locks.stream().mapToLong(r -> r.timeouts).sum(),
+                locks.stream().mapToLong(r -> r.errors).sum(),
+                locks);
     }
 
     private static String tag(Timer timer, String key) {
@@ -74,8 +74,7 @@ class LockStatsController {
      * @param errors acquisitions that failed
      * @param locks per lock
      */
-    record LockStats(long acquired, long timeouts, long errors, List<LockRow> locks) {
-    }
+    record LockStats(long acquired, long timeouts, long errors, List<LockRow> locks) {}
 
     /** One lock's acquisitions; latencies in milliseconds, {@code null} until measured. */
     static final class LockRow {

@@ -1,7 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.ssl.SslBundle;
@@ -51,7 +50,8 @@ final class DataRedisDistlockConnectionDetails implements DistlockConnectionDeta
     @Override
     public Standalone getStandalone() {
         DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
-        return standalone != null ? Standalone.of(standalone.getHost(), standalone.getPort(), standalone.getDatabase())
+        return standalone != null
+                ? Standalone.of(standalone.getHost(), standalone.getPort(), standalone.getDatabase())
                 : DistlockConnectionDetails.super.getStandalone();
     }
 
@@ -62,8 +62,8 @@ final class DataRedisDistlockConnectionDetails implements DistlockConnectionDeta
             return null;
         }
         List<Node> nodes = nodes(sentinel.getNodes());
-        return Sentinel.of(sentinel.getMaster(), nodes, sentinel.getDatabase(), sentinel.getUsername(),
-                sentinel.getPassword());
+        return Sentinel.of(
+                sentinel.getMaster(), nodes, sentinel.getDatabase(), sentinel.getUsername(), sentinel.getPassword());
     }
 
     @Override

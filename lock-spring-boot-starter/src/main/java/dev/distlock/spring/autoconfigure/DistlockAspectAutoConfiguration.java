@@ -1,7 +1,13 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.spring.internal.DistributedLockAdvisor;
+import dev.distlock.spring.internal.DistributedLockInterceptor;
+import dev.distlock.spring.internal.DistributedLockValidator;
+import dev.distlock.spring.internal.LockExecutor;
+import dev.distlock.spring.internal.LockKeyResolver;
+import dev.distlock.spring.internal.LockMethodRegistry;
+import dev.distlock.spring.internal.ReactiveLockSupport;
 import java.time.Duration;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.Advisor;
@@ -27,14 +33,6 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
-import dev.distlock.spring.internal.DistributedLockAdvisor;
-import dev.distlock.spring.internal.DistributedLockInterceptor;
-import dev.distlock.spring.internal.DistributedLockValidator;
-import dev.distlock.spring.internal.LockExecutor;
-import dev.distlock.spring.internal.LockKeyResolver;
-import dev.distlock.spring.internal.LockMethodRegistry;
-import dev.distlock.spring.internal.ReactiveLockSupport;
-
 /**
  * Registers the {@link dev.distlock.spring.DistributedLock} advisor as infrastructure, like
  * Spring's transaction advisor, ordered by {@code distlock.aspect.order} (default: outside
@@ -50,24 +48,31 @@ public final class DistlockAspectAutoConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
-    static DistributedLockAdvisor distributedLockAdvisor(BeanFactory beanFactory, Environment environment,
-            ObjectProvider<LockExecutor> executor, ObjectProvider<ReactiveLockSupport> reactive) {
+    static DistributedLockAdvisor distributedLockAdvisor(
+            BeanFactory beanFactory,
+            Environment environment,
+            ObjectProvider<LockExecutor> executor,
+            ObjectProvider<ReactiveLockSupport> reactive) {
         // Bound from the environment rather than injected: advisors are created before ordinary
         // beans, and must not pull the lock client in early.
         Binder binder = Binder.get(environment);
-        Duration wait = binder.bind("distlock.defaults.wait-time", Duration.class).orElse(Duration.ofSeconds(30));
-        Duration lease = binder.bind("distlock.defaults.lease-time", Duration.class).orElse(Duration.ofMillis(-1));
+        Duration wait =
+                binder.bind("distlock.defaults.wait-time", Duration.class).orElse(Duration.ofSeconds(30));
+        Duration lease =
+                binder.bind("distlock.defaults.lease-time", Duration.class).orElse(Duration.ofMillis(-1));
         int order = binder.bind("distlock.aspect.order", Integer.class).orElse(DistlockProperties.Aspect.DEFAULT_ORDER);
         boolean redLockNodes = !binder.bind("distlock.redlock.nodes", Bindable.listOf(String.class))
-                .orElse(java.util.List.of()).isEmpty();
+                .orElse(java.util.List.of())
+                .isEmpty();
         LockMethodRegistry registry = new LockMethodRegistry(beanFactory, wait, lease, redLockNodes);
         // Resolved on first use, like the client: Boot's task executor if the application has one.
-        java.util.function.Supplier<java.util.concurrent.Executor> methodExecutor = org.springframework.util.function.SingletonSupplier
-                .of(() -> beanFactory.containsBean("applicationTaskExecutor")
-                        ? beanFactory.getBean("applicationTaskExecutor", java.util.concurrent.Executor.class)
-                        : java.util.concurrent.ForkJoinPool.commonPool());
-        DistributedLockInterceptor interceptor = new DistributedLockInterceptor(registry,
-                new LockKeyResolver(beanFactory), executor, reactive, methodExecutor);
+        java.util.function.Supplier<java.util.concurrent.Executor> methodExecutor =
+                org.springframework.util.function.SingletonSupplier.of(
+                        () -> beanFactory.containsBean("applicationTaskExecutor")
+                                ? beanFactory.getBean("applicationTaskExecutor", java.util.concurrent.Executor.class)
+                                : java.util.concurrent.ForkJoinPool.commonPool());
+        DistributedLockInterceptor interceptor = new DistributedLockInterceptor(
+                registry, new LockKeyResolver(beanFactory), executor, reactive, methodExecutor);
         return new DistributedLockAdvisor(registry, interceptor, order);
     }
 
@@ -82,16 +87,21 @@ public final class DistlockAspectAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static SmartInitializingSingleton distlockAdvisorOrderCheck(ListableBeanFactory beanFactory) {
         return () -> {
-            DistributedLockAdvisor lockAdvisor = beanFactory.getBeanProvider(DistributedLockAdvisor.class).getIfAvailable();
+            DistributedLockAdvisor lockAdvisor =
+                    beanFactory.getBeanProvider(DistributedLockAdvisor.class).getIfAvailable();
             if (lockAdvisor == null) {
                 return;
             }
             beanFactory.getBeansOfType(Advisor.class, false, false).forEach((name, advisor) -> {
                 if (advisor.getClass().getName().contains("TransactionAttributeSourceAdvisor")
-                        && advisor instanceof Ordered ordered && ordered.getOrder() < lockAdvisor.getOrder()) {
-                    logger.warn("The @DistributedLock advisor (order {}) runs inside the @Transactional advisor '{}' "
-                            + "(order {}): locks are released before transactions commit. Lower distlock.aspect.order.",
-                            lockAdvisor.getOrder(), name, ordered.getOrder());
+                        && advisor instanceof Ordered ordered
+                        && ordered.getOrder() < lockAdvisor.getOrder()) {
+                    logger.warn(
+                            "The @DistributedLock advisor (order {}) runs inside the @Transactional advisor '{}' "
+                                    + "(order {}): locks are released before transactions commit. Lower distlock.aspect.order.",
+                            lockAdvisor.getOrder(),
+                            name,
+                            ordered.getOrder());
                 }
             });
         };

@@ -1,31 +1,5 @@
 package dev.distlock.spring.autoconfigure;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.ssl.SslBundles;
-import org.springframework.context.annotation.ConditionContext;
-import org.springframework.context.annotation.Conditional;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
-import org.springframework.core.type.AnnotatedTypeMetadata;
-
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
@@ -41,13 +15,40 @@ import dev.distlock.spring.internal.LockFactory;
 import dev.distlock.spring.internal.LockInstrumentation;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.RedLockClients;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Auto-configures a {@link LockClient} and a {@link LockTemplate} from {@code distlock.*}, connected
  * through a {@link DistlockConnectionDetails} bean.
  */
-@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-        "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration" })
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+            "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration"
+        })
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
 public final class DistlockAutoConfiguration {
@@ -62,18 +63,22 @@ public final class DistlockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(DistlockConnectionDetails.class)
-    PropertiesDistlockConnectionDetails distlockConnectionDetails(DistlockProperties properties,
-            ObjectProvider<SslBundles> sslBundles) {
+    PropertiesDistlockConnectionDetails distlockConnectionDetails(
+            DistlockProperties properties, ObjectProvider<SslBundles> sslBundles) {
         return new PropertiesDistlockConnectionDetails(properties.getRedis(), sslBundles.getIfAvailable());
     }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    LockClient distlockClient(DistlockProperties properties, DistlockConnectionDetails connectionDetails,
-            ActiveHolds holds, ObjectProvider<LockListener> listeners,
+    LockClient distlockClient(
+            DistlockProperties properties,
+            DistlockConnectionDetails connectionDetails,
+            ActiveHolds holds,
+            ObjectProvider<LockListener> listeners,
             ObjectProvider<DistlockClientCustomizer> customizers) {
         LockClientOptions.Builder builder = commonOptions(properties)
-                .listener(new DistlockLockListener(holds, listeners.orderedStream().toList()));
+                .listener(new DistlockLockListener(
+                        holds, listeners.orderedStream().toList()));
         DistlockConnections.apply(builder, connectionDetails);
         logger.debug("Distlock connects using {}", connectionDetails.getClass().getSimpleName());
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
@@ -86,8 +91,11 @@ public final class DistlockAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    RedLockClients distlockRedLockClients(DistlockProperties properties, DistlockConnectionDetails connectionDetails,
-            ActiveHolds holds, ObjectProvider<LockListener> listeners,
+    RedLockClients distlockRedLockClients(
+            DistlockProperties properties,
+            DistlockConnectionDetails connectionDetails,
+            ActiveHolds holds,
+            ObjectProvider<LockListener> listeners,
             ObjectProvider<DistlockClientCustomizer> customizers) {
         List<String> nodes = properties.getRedlock().getNodes();
         List<LockListener> delegates = listeners.orderedStream().toList();
@@ -103,8 +111,7 @@ public final class DistlockAutoConfiguration {
                 builder.uri(nodes.get(i).trim());
                 clients.add(LockClient.create(builder.build()));
             }
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             clients.forEach(LockClient::close);
             throw ex;
         }
@@ -131,24 +138,35 @@ public final class DistlockAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    LockExecutor distlockLockExecutor(LockFactory factory, ActiveHolds holds, DistlockProperties properties,
-            ObjectProvider<LockObserver> observer, ObjectProvider<LockInstrumentation> instrumentation) {
-        return new LockExecutor(factory, holds, lazy(observer),
-                () -> instrumentation.getIfAvailable(() -> LockInstrumentation.NO_OP), properties.getWatchdog().getMaxHold());
+    LockExecutor distlockLockExecutor(
+            LockFactory factory,
+            ActiveHolds holds,
+            DistlockProperties properties,
+            ObjectProvider<LockObserver> observer,
+            ObjectProvider<LockInstrumentation> instrumentation) {
+        return new LockExecutor(
+                factory,
+                holds,
+                lazy(observer),
+                () -> instrumentation.getIfAvailable(() -> LockInstrumentation.NO_OP),
+                properties.getWatchdog().getMaxHold());
     }
 
     @Bean
     @ConditionalOnMissingBean
     DistlockShutdown distlockShutdown(LockExecutor executor, Environment environment) {
         Duration phaseTimeout = Binder.get(environment)
-                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class).orElse(Duration.ofSeconds(30));
+                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+                .orElse(Duration.ofSeconds(30));
         return new DistlockShutdown(executor, phaseTimeout);
     }
 
     @Bean
     @ConditionalOnMissingBean
     LockTemplate distlockLockTemplate(LockExecutor executor, DistlockProperties properties) {
-        return new DefaultLockTemplate(executor, properties.getDefaults().getWaitTime(),
+        return new DefaultLockTemplate(
+                executor,
+                properties.getDefaults().getWaitTime(),
                 properties.getDefaults().getLeaseTime());
     }
 
@@ -156,17 +174,18 @@ public final class DistlockAutoConfiguration {
         try {
             Duration latency = client.ping();
             logger.debug("Redis answered PING in {}", latency);
-        }
-        catch (LockException ex) {
+        } catch (LockException ex) {
             client.close();
             String where = property.equals("distlock.redis")
                     ? "distlock.redis.url (or, with no distlock.redis.* connection, Spring Boot's spring.data.redis.*)"
                     : property;
-            throw new DistlockStartupException("Redis is unreachable (" + property + ") and distlock.fail-fast=true: "
-                    + ex.getMessage(), "Check that Redis runs and is reachable at " + where
-                    + ", with the right credentials (distlock.redis.username, distlock.redis.password) and TLS "
-                    + "settings (distlock.redis.ssl.*); or set distlock.fail-fast=false to start anyway while the "
-                    + "health indicator reports DOWN.", ex);
+            throw new DistlockStartupException(
+                    "Redis is unreachable (" + property + ") and distlock.fail-fast=true: " + ex.getMessage(),
+                    "Check that Redis runs and is reachable at " + where
+                            + ", with the right credentials (distlock.redis.username, distlock.redis.password) and TLS "
+                            + "settings (distlock.redis.ssl.*); or set distlock.fail-fast=false to start anyway while the "
+                            + "health indicator reports DOWN.",
+                    ex);
         }
     }
 
@@ -199,8 +218,8 @@ public final class DistlockAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(DistlockConnectionDetails.class)
-        DataRedisDistlockConnectionDetails distlockDataRedisConnectionDetails(DataRedisConnectionDetails details,
-                Environment environment) {
+        DataRedisDistlockConnectionDetails distlockDataRedisConnectionDetails(
+                DataRedisConnectionDetails details, Environment environment) {
             return new DataRedisDistlockConnectionDetails(details, bootUrlUsesSsl(details, environment));
         }
 
@@ -211,7 +230,8 @@ public final class DistlockAutoConfiguration {
                 return false;
             }
             String url = environment.getProperty("spring.data.redis.url");
-            return url != null && url.trim().regionMatches(true, 0, "rediss://", 0, 9)
+            return url != null
+                    && url.trim().regionMatches(true, 0, "rediss://", 0, 9)
                     && !"false".equalsIgnoreCase(environment.getProperty("spring.data.redis.ssl.enabled"));
         }
     }

@@ -1,7 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
 import org.springframework.boot.ssl.SslBundle;
@@ -142,8 +141,8 @@ public interface DistlockConnectionDetails extends ConnectionDetails {
          * @param password the password of the sentinels themselves, or {@code null}
          * @return the description
          */
-        static Sentinel of(String master, List<Node> nodes, int database, @Nullable String username,
-                @Nullable String password) {
+        static Sentinel of(
+                String master, List<Node> nodes, int database, @Nullable String username, @Nullable String password) {
             return new Sentinel() {
                 @Override
                 public String getMaster() {
@@ -185,6 +184,5 @@ public interface DistlockConnectionDetails extends ConnectionDetails {
      * @param host the host
      * @param port the port
      */
-    record Node(String host, int port) {
-    }
+    record Node(String host, int port) {}
 }

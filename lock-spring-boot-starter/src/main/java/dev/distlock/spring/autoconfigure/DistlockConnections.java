@@ -1,14 +1,12 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.core.LockClientOptions;
+import io.lettuce.core.SslOptions;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import io.lettuce.core.SslOptions;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
-
-import dev.distlock.core.LockClientOptions;
 
 /**
  * Applies {@link DistlockConnectionDetails} to {@link LockClientOptions}: the topology, the
@@ -16,8 +14,7 @@ import dev.distlock.core.LockClientOptions;
  */
 final class DistlockConnections {
 
-    private DistlockConnections() {
-    }
+    private DistlockConnections() {}
 
     /**
      * Sets the topology, credentials, database and TLS of the main client.
@@ -34,11 +31,9 @@ final class DistlockConnections {
             String userInfo = userInfo(sentinel.getUsername(), sentinel.getPassword());
             builder.sentinel(sentinel.getMaster(), uris(sentinel.getNodes(), userInfo, tls));
             builder.database(sentinel.getDatabase());
-        }
-        else if (cluster != null) {
+        } else if (cluster != null) {
             builder.cluster(uris(cluster.getNodes(), null, tls));
-        }
-        else {
+        } else {
             DistlockConnectionDetails.Standalone standalone = details.getStandalone();
             builder.uri(uri(standalone.getHost(), standalone.getPort(), null, tls)
                     + (standalone.getDatabase() != 0 ? "/" + standalone.getDatabase() : ""));
@@ -83,7 +78,9 @@ final class DistlockConnections {
     }
 
     private static String[] uris(List<DistlockConnectionDetails.Node> nodes, @Nullable String userInfo, boolean tls) {
-        return nodes.stream().map(node -> uri(node.host(), node.port(), userInfo, tls)).toArray(String[]::new);
+        return nodes.stream()
+                .map(node -> uri(node.host(), node.port(), userInfo, tls))
+                .toArray(String[]::new);
     }
 
     private static String uri(String host, int port, @Nullable String userInfo, boolean tls) {

@@ -1,7 +1,11 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.spring.internal.ActiveHolds;
+import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.LockEventLog;
+import dev.distlock.spring.internal.RedLockClients;
 import java.util.List;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -11,26 +15,23 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-import dev.distlock.core.LockClient;
-import dev.distlock.spring.internal.ActiveHolds;
-import dev.distlock.spring.internal.DistlockEndpoint;
-import dev.distlock.spring.internal.LockEventLog;
-import dev.distlock.spring.internal.RedLockClients;
-
 /**
  * The {@code distlock} Actuator endpoint, when exposed; read-only unless
  * {@code management.endpoint.distlock.access=unrestricted}.
  */
-@AutoConfiguration(after = { DistlockAutoConfiguration.class, DistlockEventsAutoConfiguration.class })
-@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean({ LockClient.class, ActiveHolds.class })
+@AutoConfiguration(after = {DistlockAutoConfiguration.class, DistlockEventsAutoConfiguration.class})
+@ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
+@ConditionalOnBean({LockClient.class, ActiveHolds.class})
 @ConditionalOnAvailableEndpoint(DistlockEndpoint.class)
 public final class DistlockEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DistlockEndpoint distlockEndpoint(LockClient client, ObjectProvider<RedLockClients> redLockClients,
-            ActiveHolds holds, ObjectProvider<LockEventLog> events) {
+    DistlockEndpoint distlockEndpoint(
+            LockClient client,
+            ObjectProvider<RedLockClients> redLockClients,
+            ActiveHolds holds,
+            ObjectProvider<LockEventLog> events) {
         RedLockClients red = redLockClients.getIfAvailable();
         return new DistlockEndpoint(client, red != null ? red.clients() : List.of(), holds, events.getIfAvailable());
     }

@@ -1,12 +1,11 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.spring.internal.LockEventLog;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-
-import dev.distlock.spring.internal.LockEventLog;
 
 /**
  * The log of recent lock events, with {@code distlock.events.enabled=true}. It is a

@@ -1,7 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -56,7 +55,8 @@ public class DistlockEventsProperties {
      */
     public void setCapacity(int capacity) {
         if (capacity < 1 || capacity > 100_000) {
-            throw new IllegalArgumentException("'distlock.events.capacity' must be between 1 and 100000, was " + capacity);
+            throw new IllegalArgumentException(
+                    "'distlock.events.capacity' must be between 1 and 100000, was " + capacity);
         }
         this.capacity = capacity;
     }

@@ -1,9 +1,8 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.spring.internal.DistlockStartupException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-
-import dev.distlock.spring.internal.DistlockStartupException;
 
 /**
  * Explains Distlock's startup failures (Redis unreachable with {@code distlock.fail-fast}, an

@@ -1,9 +1,12 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.spring.internal.DistlockHealthIndicator;
+import dev.distlock.spring.internal.RedLockClients;
+import dev.distlock.spring.internal.RedLockHealthIndicators;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -14,11 +17,6 @@ import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.spring.internal.DistlockHealthIndicator;
-import dev.distlock.spring.internal.RedLockClients;
-import dev.distlock.spring.internal.RedLockHealthIndicators;
 
 /**
  * The {@code distlock} health contributor: {@code PING} to the lock client's Redis and, with
@@ -32,7 +30,7 @@ import dev.distlock.spring.internal.RedLockHealthIndicators;
 public final class DistlockHealthAutoConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean(name = { "distlockHealthIndicator", "distlockHealthContributor" })
+    @ConditionalOnMissingBean(name = {"distlockHealthIndicator", "distlockHealthContributor"})
     HealthContributor distlockHealthContributor(LockClient client, ObjectProvider<RedLockClients> redLockClients) {
         RedLockClients red = redLockClients.getIfAvailable();
         List<LockClient> nodes = red != null ? red.clients() : List.of();

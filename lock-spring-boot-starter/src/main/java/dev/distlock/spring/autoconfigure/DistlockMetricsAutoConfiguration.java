@@ -1,5 +1,9 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.spring.internal.LockInstrumentation;
+import dev.distlock.spring.internal.LockNameTagLimit;
+import dev.distlock.spring.internal.LockObserver;
+import dev.distlock.spring.internal.MicrometerLockObserver;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -9,18 +13,16 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
-import dev.distlock.spring.internal.LockInstrumentation;
-import dev.distlock.spring.internal.LockObserver;
-import dev.distlock.spring.internal.LockNameTagLimit;
-import dev.distlock.spring.internal.MicrometerLockObserver;
-
 /**
  * Micrometer metrics of Distlock locks, when Micrometer and a {@link MeterRegistry} are present.
  */
-@AutoConfiguration(after = DistlockAutoConfiguration.class, afterName = {
-        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@AutoConfiguration(
+        after = DistlockAutoConfiguration.class,
+        afterName = {
+            "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"
+        })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
@@ -28,7 +30,8 @@ public final class DistlockMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LockObserver distlockMicrometerObserver(MeterRegistry registry, ObjectProvider<LockInstrumentation> instrumentation) {
+    LockObserver distlockMicrometerObserver(
+            MeterRegistry registry, ObjectProvider<LockInstrumentation> instrumentation) {
         // With observations, the default meter handler records the distlock.acquire and distlock.held timers.
         return new MicrometerLockObserver(registry, instrumentation.getIfAvailable() == null);
     }

@@ -1,5 +1,12 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.spring.internal.LockInstrumentation;
+import dev.distlock.spring.internal.ObservationLockInstrumentation;
+import dev.distlock.spring.observation.DefaultLockAcquireObservationConvention;
+import dev.distlock.spring.observation.DefaultLockHeldObservationConvention;
+import dev.distlock.spring.observation.LockAcquireObservationConvention;
+import dev.distlock.spring.observation.LockHeldObservationConvention;
+import dev.distlock.spring.observation.LockObservationKeys;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,23 +24,18 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
-import dev.distlock.spring.internal.LockInstrumentation;
-import dev.distlock.spring.internal.ObservationLockInstrumentation;
-import dev.distlock.spring.observation.DefaultLockAcquireObservationConvention;
-import dev.distlock.spring.observation.DefaultLockHeldObservationConvention;
-import dev.distlock.spring.observation.LockAcquireObservationConvention;
-import dev.distlock.spring.observation.LockHeldObservationConvention;
-import dev.distlock.spring.observation.LockObservationKeys;
-
 /**
  * Micrometer Observations of Distlock locks ({@code distlock.acquire}, {@code distlock.held}) when
  * an {@link ObservationRegistry} bean is present, and Lettuce {@link ClientResources} shared with
  * Spring Boot's Redis client when there is such a bean, so that Lettuce's command tracing and
  * metrics cover the lock scripts too.
  */
-@AutoConfiguration(before = DistlockMetricsAutoConfiguration.class, afterName = {
-        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
-        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+@AutoConfiguration(
+        before = DistlockMetricsAutoConfiguration.class,
+        afterName = {
+            "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"
+        })
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
 public final class DistlockObservationAutoConfiguration {
 
@@ -45,11 +47,12 @@ public final class DistlockObservationAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        LockInstrumentation distlockObservationInstrumentation(ObservationRegistry registry,
+        LockInstrumentation distlockObservationInstrumentation(
+                ObservationRegistry registry,
                 ObjectProvider<LockAcquireObservationConvention> acquireConvention,
                 ObjectProvider<LockHeldObservationConvention> heldConvention) {
-            return new ObservationLockInstrumentation(registry, acquireConvention.getIfUnique(),
-                    heldConvention.getIfUnique());
+            return new ObservationLockInstrumentation(
+                    registry, acquireConvention.getIfUnique(), heldConvention.getIfUnique());
         }
 
         /** Keeps the tags the timers had before they came from observations. */
@@ -88,7 +91,8 @@ public final class DistlockObservationAutoConfiguration {
         public Meter.Id map(Meter.Id id) {
             String name = id.getName();
             if (!(name.startsWith(DefaultLockAcquireObservationConvention.NAME)
-                    || name.startsWith(DefaultLockHeldObservationConvention.NAME)) || id.getTag("name") != null) {
+                            || name.startsWith(DefaultLockHeldObservationConvention.NAME))
+                    || id.getTag("name") != null) {
                 return id;
             }
             String lockName = id.getTag(LockObservationKeys.LOCK_NAME);

@@ -1,18 +1,16 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.spring.LeaseLostPolicy;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.convert.DurationUnit;
-
-import dev.distlock.spring.LeaseLostPolicy;
 
 /**
  * Configuration properties of Distlock.
@@ -57,7 +55,9 @@ public class DistlockProperties implements InitializingBean {
         checkWatchdogTimeout("distlock.watchdog.timeout", watchdog.getTimeout());
         checkWatchdogTimeout("distlock.watchdog-timeout", watchdogTimeout);
         if (metrics.getMaxNames() < 1) {
-            throw new InvalidConfigurationPropertyValueException("distlock.metrics.max-names", metrics.getMaxNames(),
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.metrics.max-names",
+                    metrics.getMaxNames(),
                     "At least one lock name must be allowed in metrics");
         }
     }
@@ -66,8 +66,8 @@ public class DistlockProperties implements InitializingBean {
         // Renewal runs every third of the lease: below a second, a GC pause or one slow command lets
         // the key expire under a live holder.
         if (timeout != null && timeout.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new InvalidConfigurationPropertyValueException(property, timeout,
-                    "The watchdog timeout must be at least 1s (renewal runs every third of it)");
+            throw new InvalidConfigurationPropertyValueException(
+                    property, timeout, "The watchdog timeout must be at least 1s (renewal runs every third of it)");
         }
     }
 
@@ -93,7 +93,8 @@ public class DistlockProperties implements InitializingBean {
      * @deprecated use {@code distlock.watchdog.timeout}
      */
     @Deprecated(since = "0.2.0")
-    @DeprecatedConfigurationProperty(replacement = "distlock.watchdog.timeout",
+    @DeprecatedConfigurationProperty(
+            replacement = "distlock.watchdog.timeout",
             reason = "Watchdog settings are grouped under distlock.watchdog.*")
     public @Nullable Duration getWatchdogTimeout() {
         return watchdogTimeout;

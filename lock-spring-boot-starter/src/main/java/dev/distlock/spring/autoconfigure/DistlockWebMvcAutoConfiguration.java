@@ -1,13 +1,12 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.spring.web.LockExceptionHandler;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
-
-import dev.distlock.spring.web.LockExceptionHandler;
 
 /**
  * Maps lock failures in Spring MVC requests to {@code 423 Locked} problem details.
@@ -20,7 +19,10 @@ public final class DistlockWebMvcAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnProperty(prefix = "distlock.web.problem-details", name = "enabled", havingValue = "true",
+    @ConditionalOnProperty(
+            prefix = "distlock.web.problem-details",
+            name = "enabled",
+            havingValue = "true",
             matchIfMissing = true)
     LockExceptionHandler distlockLockExceptionHandler() {
         return new LockExceptionHandler();

@@ -5,7 +5,6 @@ import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
@@ -30,7 +29,8 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
 
     /** Whether {@code distlock.redis.*} names a connection (URL, Sentinel or Cluster). */
     static boolean isConnectionSet(DistlockProperties.Redis redis) {
-        return StringUtils.hasText(redis.getUrl()) || StringUtils.hasText(redis.getSentinel().getMaster())
+        return StringUtils.hasText(redis.getUrl())
+                || StringUtils.hasText(redis.getSentinel().getMaster())
                 || !redis.getCluster().getNodes().isEmpty();
     }
 
@@ -47,7 +47,8 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
     @Override
     public @Nullable SslBundle getSslBundle() {
         DistlockProperties.Ssl ssl = redis.getSsl();
-        boolean enabled = ssl.getEnabled() != null ? ssl.getEnabled()
+        boolean enabled = ssl.getEnabled() != null
+                ? ssl.getEnabled()
                 : StringUtils.hasText(ssl.getBundle()) || (url != null && url.ssl) || nodesUseTls();
         if (!enabled) {
             return null;
@@ -63,8 +64,10 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
     }
 
     private boolean nodesUseTls() {
-        return redis.getCluster().getNodes().stream().anyMatch(node -> node.trim().startsWith("rediss://"))
-                || redis.getSentinel().getNodes().stream().anyMatch(node -> node.trim().startsWith("rediss://"));
+        return redis.getCluster().getNodes().stream()
+                        .anyMatch(node -> node.trim().startsWith("rediss://"))
+                || redis.getSentinel().getNodes().stream()
+                        .anyMatch(node -> node.trim().startsWith("rediss://"));
     }
 
     @Override
@@ -86,7 +89,8 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
 
     @Override
     public @Nullable Cluster getCluster() {
-        if (redis.getCluster().getNodes().isEmpty() || StringUtils.hasText(redis.getSentinel().getMaster())) {
+        if (redis.getCluster().getNodes().isEmpty()
+                || StringUtils.hasText(redis.getSentinel().getMaster())) {
             return null;
         }
         List<Node> nodes = nodes(redis.getCluster().getNodes(), "distlock.redis.cluster.nodes");
@@ -97,32 +101,35 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
         if (values.isEmpty()) {
             throw new IllegalStateException(property + " must name at least one node");
         }
-        return values.stream().map(String::trim).map(value -> {
-            if (value.contains("://")) {
-                ParsedUrl parsed = ParsedUrl.parse(value, property);
-                return new Node(parsed.host, parsed.port);
-            }
-            int colon = value.lastIndexOf(':');
-            try {
-                return colon > 0 ? new Node(value.substring(0, colon), Integer.parseInt(value.substring(colon + 1)))
-                        : new Node(value, 6379);
-            }
-            catch (NumberFormatException ex) {
-                throw new IllegalStateException("Invalid node '" + value + "' in " + property + ": expected host:port");
-            }
-        }).toList();
+        return values.stream()
+                .map(String::trim)
+                .map(value -> {
+                    if (value.contains("://")) {
+                        ParsedUrl parsed = ParsedUrl.parse(value, property);
+                        return new Node(parsed.host, parsed.port);
+                    }
+                    int colon = value.lastIndexOf(':');
+                    try {
+                        return colon > 0
+                                ? new Node(value.substring(0, colon), Integer.parseInt(value.substring(colon + 1)))
+                                : new Node(value, 6379);
+                    } catch (NumberFormatException ex) {
+                        throw new IllegalStateException(
+                                "Invalid node '" + value + "' in " + property + ": expected host:port");
+                    }
+                })
+                .toList();
     }
 
     /** The parts of a {@code redis://} or {@code rediss://} URL. */
-    private record ParsedUrl(boolean ssl, @Nullable String username, @Nullable String password, String host, int port,
-            int database) {
+    private record ParsedUrl(
+            boolean ssl, @Nullable String username, @Nullable String password, String host, int port, int database) {
 
         static ParsedUrl parse(String value, String property) {
             URI uri;
             try {
                 uri = new URI(value.trim());
-            }
-            catch (URISyntaxException ex) {
+            } catch (URISyntaxException ex) {
                 // The parser's message repeats the input, password included: report only its reason.
                 throw new IllegalStateException("Invalid " + property + ": " + ex.getReason());
             }
@@ -154,15 +161,20 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
             if (path != null && path.length() > 1) {
                 try {
                     database = Integer.parseInt(path.substring(1));
-                }
-                catch (NumberFormatException ex) {
+                } catch (NumberFormatException ex) {
                     throw new IllegalStateException("Invalid " + property + ": the path must be a database index");
                 }
             }
-            String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
+            String host = uri.getHost().startsWith("[")
+                    ? uri.getHost().substring(1, uri.getHost().length() - 1)
                     : uri.getHost();
-            return new ParsedUrl("rediss".equalsIgnoreCase(scheme), username, password, host,
-                    uri.getPort() > 0 ? uri.getPort() : 6379, database);
+            return new ParsedUrl(
+                    "rediss".equalsIgnoreCase(scheme),
+                    username,
+                    password,
+                    host,
+                    uri.getPort() > 0 ? uri.getPort() : 6379,
+                    database);
         }
 
         private static String decode(String value) {

@@ -1,5 +1,7 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.LeaseLostPolicy;
+import dev.distlock.spring.LockType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -7,13 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.spring.LeaseLostPolicy;
-import dev.distlock.spring.LockType;
 
 /**
  * What this instance holds and waits for through the annotation and the template, by resolved lock
@@ -58,13 +56,19 @@ public final class ActiveHolds {
     }
 
     void unregister(Entry entry) {
-        holds.computeIfPresent(key(entry.lockName, entry.ownerId), (k, existing) -> --existing.count > 0 ? existing : null);
+        holds.computeIfPresent(
+                key(entry.lockName, entry.ownerId), (k, existing) -> --existing.count > 0 ? existing : null);
     }
 
     Object waitStarted(LockRequest request, @Nullable Thread thread) {
         Object token = new Object();
-        waiters.put(token, new Waiter(String.join(",", request.names()), request.type(),
-                thread != null ? thread.getName() : null, Instant.now()));
+        waiters.put(
+                token,
+                new Waiter(
+                        String.join(",", request.names()),
+                        request.type(),
+                        thread != null ? thread.getName() : null,
+                        Instant.now()));
         return token;
     }
 
@@ -109,15 +113,17 @@ public final class ActiveHolds {
             return;
         }
         entry.lost = true;
-        logger.warn("Lease of lock '{}' was lost while {} was running (lease-lost-policy={})", lockName,
-                entry.request.description(), policy.name().toLowerCase(java.util.Locale.ROOT));
+        logger.warn(
+                "Lease of lock '{}' was lost while {} was running (lease-lost-policy={})",
+                lockName,
+                entry.request.description(),
+                policy.name().toLowerCase(java.util.Locale.ROOT));
         observer.get().leaseLost(entry.request.template(), entry.request.type());
         if (policy == LeaseLostPolicy.INTERRUPT) {
             Runnable canceller = entry.canceller;
             if (canceller != null) {
                 canceller.run();
-            }
-            else if (entry.thread != null) {
+            } else if (entry.thread != null) {
                 entry.thread.interrupt();
             }
         }
@@ -140,10 +146,14 @@ public final class ActiveHolds {
         int quorum = nodes / 2 + 1;
         if (nodes - entry.lostRedLockNodes.size() < quorum) {
             leaseLost(lockName, ownerId);
-        }
-        else {
-            logger.info("Red lock '{}' lost its lease on node {} of {}; {} still hold it (quorum {})", lockName, node,
-                    nodes, nodes - entry.lostRedLockNodes.size(), quorum);
+        } else {
+            logger.info(
+                    "Red lock '{}' lost its lease on node {} of {}; {} still hold it (quorum {})",
+                    lockName,
+                    node,
+                    nodes,
+                    nodes - entry.lostRedLockNodes.size(),
+                    quorum);
         }
     }
 
@@ -219,6 +229,5 @@ public final class ActiveHolds {
      * @param thread waiting thread name, or {@code null}
      * @param since when it started waiting
      */
-    public record Waiter(String lockName, LockType type, @Nullable String thread, Instant since) {
-    }
+    public record Waiter(String lockName, LockType type, @Nullable String thread, Instant since) {}
 }

@@ -1,12 +1,5 @@
 package dev.distlock.spring.internal;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Objects;
-import java.util.function.Supplier;
-
-import org.jspecify.annotations.Nullable;
-
 import dev.distlock.core.LockException;
 import dev.distlock.spring.LockAcquisitionException;
 import dev.distlock.spring.LockContext;
@@ -14,6 +7,11 @@ import dev.distlock.spring.LockOptions;
 import dev.distlock.spring.LockResult;
 import dev.distlock.spring.LockTemplate;
 import dev.distlock.spring.LockType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link LockTemplate} over a {@link LockExecutor}; holds belong to the calling thread.
@@ -44,7 +42,11 @@ public final class DefaultLockTemplate implements LockTemplate {
     @Override
     public <T> @Nullable T execute(String name, String key, LockOptions options, Supplier<T> callback) {
         Objects.requireNonNull(options, "'options' must not be null");
-        LockRequest request = request(name, key, options.type(), options.waitTime() != null ? options.waitTime() : defaultWait,
+        LockRequest request = request(
+                name,
+                key,
+                options.type(),
+                options.waitTime() != null ? options.waitTime() : defaultWait,
                 options.leaseTime() != null ? options.leaseTime() : defaultLease);
         LockResult<T> result = run(request, callback);
         if (!result.wasExecuted()) {
@@ -82,12 +84,10 @@ public final class DefaultLockTemplate implements LockTemplate {
         LockExecutor.Hold hold;
         try {
             hold = executor.tryAcquire(request, thread.getId(), thread);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new LockAcquisitionException(request.displayName(), request.waitTime(), ex);
-        }
-        catch (LockException ex) {
+        } catch (LockException ex) {
             throw ex;
         }
         if (hold == null) {
@@ -97,8 +97,7 @@ public final class DefaultLockTemplate implements LockTemplate {
         T value;
         try {
             value = callback.get();
-        }
-        finally {
+        } finally {
             LockContext.restore(previous);
             executor.release(hold);
         }

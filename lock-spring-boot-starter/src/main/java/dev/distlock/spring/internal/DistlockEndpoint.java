@@ -1,10 +1,15 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.core.HeldLock;
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockException;
+import dev.distlock.core.LockInfo;
+import dev.distlock.core.LockKind;
+import dev.distlock.core.RedisLock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -12,13 +17,6 @@ import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
-
-import dev.distlock.core.HeldLock;
-import dev.distlock.core.LockClient;
-import dev.distlock.core.LockException;
-import dev.distlock.core.LockInfo;
-import dev.distlock.core.LockKind;
-import dev.distlock.core.RedisLock;
 
 /**
  * The {@code distlock} Actuator endpoint, read-only by default: the locks this instance holds
@@ -53,8 +51,8 @@ public class DistlockEndpoint {
      * @param holds holds and waiters of the annotation and template
      * @param events recent lock events, {@code null} when not recorded
      */
-    public DistlockEndpoint(LockClient client, List<LockClient> redLockClients, ActiveHolds holds,
-            @Nullable LockEventLog events) {
+    public DistlockEndpoint(
+            LockClient client, List<LockClient> redLockClients, ActiveHolds holds, @Nullable LockEventLog events) {
         this.client = client;
         this.redLockClients = List.copyOf(redLockClients);
         this.holds = holds;
@@ -87,8 +85,8 @@ public class DistlockEndpoint {
         List<WaiterReport> waiters = holds.waiters().stream()
                 .map(w -> new WaiterReport(w.lockName(), w.type().kind().kindName(), w.thread(), w.since()))
                 .toList();
-        return new LocksReport(client.getId(), held, waiters,
-                eventsAfter != null ? LockEventsReport.of(events, eventsAfter) : null);
+        return new LocksReport(
+                client.getId(), held, waiters, eventsAfter != null ? LockEventsReport.of(events, eventsAfter) : null);
     }
 
     /**
@@ -104,12 +102,24 @@ public class DistlockEndpoint {
         for (int i = 0; i < redLockClients.size(); i++) {
             LockClient node = redLockClients.get(i);
             int index = i;
-            node.heldLocks().stream().filter(h -> h.name().equals(name)).forEach(h -> local.add(report(node, h, index)));
+            node.heldLocks().stream()
+                    .filter(h -> h.name().equals(name))
+                    .forEach(h -> local.add(report(node, h, index)));
             nodes.add(nodeState(i, node, name));
         }
         NodeState main = nodeState(null, client, name);
-        return new LockState(name, main.state(), main.kind(), main.locked(), main.remainingTtlMillis(), main.mode(),
-                main.holders(), main.queueLength(), main.error(), local, nodes);
+        return new LockState(
+                name,
+                main.state(),
+                main.kind(),
+                main.locked(),
+                main.remainingTtlMillis(),
+                main.mode(),
+                main.holders(),
+                main.queueLength(),
+                main.error(),
+                local,
+                nodes);
     }
 
     /**
@@ -130,8 +140,8 @@ public class DistlockEndpoint {
         return new ForceUnlockResult(name, unlocked, notLocks, errors);
     }
 
-    private static boolean forceUnlock(LockClient target, String label, String name, List<String> notLocks,
-            List<String> errors) {
+    private static boolean forceUnlock(
+            LockClient target, String label, String name, List<String> notLocks, List<String> errors) {
         try {
             LockKeyInspector.Inspection inspection = LockKeyInspector.inspect(target, name);
             if (inspection.kind() == LockKeyInspector.Kind.NOT_A_LOCK) {
@@ -140,8 +150,7 @@ public class DistlockEndpoint {
             }
             RedisLock lock = LockKeyInspector.releasable(target, name, inspection);
             return lock != null && lock.forceUnlock();
-        }
-        catch (LockException ex) {
+        } catch (LockException ex) {
             errors.add(label + ": " + ex.getMessage());
             return false;
         }
@@ -154,17 +163,24 @@ public class DistlockEndpoint {
             if (info == null) {
                 return new NodeState(node, "not-a-lock", null, null, null, null, Map.of(), 0, inspection.reason());
             }
-            String kind = switch (inspection.kind()) {
-                case REENTRANT -> "reentrant";
-                case FAIR -> "fair";
-                case READ_WRITE -> "read-write";
-                default -> null;
-            };
-            return new NodeState(node, info.locked() ? "locked" : "unlocked", kind, info.locked(),
-                    info.remainingTtlMillis() >= 0 ? info.remainingTtlMillis() : null, info.mode(), info.holders(),
-                    info.queueLength(), null);
-        }
-        catch (LockException ex) {
+            String kind =
+                    switch (inspection.kind()) {
+                        case REENTRANT -> "reentrant";
+                        case FAIR -> "fair";
+                        case READ_WRITE -> "read-write";
+                        default -> null;
+                    };
+            return new NodeState(
+                    node,
+                    info.locked() ? "locked" : "unlocked",
+                    kind,
+                    info.locked(),
+                    info.remainingTtlMillis() >= 0 ? info.remainingTtlMillis() : null,
+                    info.mode(),
+                    info.holders(),
+                    info.queueLength(),
+                    null);
+        } catch (LockException ex) {
             return new NodeState(node, "unknown", null, null, null, null, Map.of(), 0, ex.getMessage());
         }
     }
@@ -176,14 +192,23 @@ public class DistlockEndpoint {
         try {
             long remaining = owner.getLock(held.name()).remainTimeToLive();
             ttl = remaining >= 0 ? remaining : null;
-        }
-        catch (LockException ex) {
+        } catch (LockException ex) {
             error = ex.getMessage();
         }
         String type = (redLockNode != null ? LockKind.RED : held.kind()).kindName();
-        return new HeldLockReport(held.name(), type, redLockNode, entry != null ? entry.template() : null,
-                entry != null ? entry.threadName() : null, held.ownerId(), held.holdCount(), held.since(), ttl,
-                held.watchdog(), entry != null ? entry.description() : null, error);
+        return new HeldLockReport(
+                held.name(),
+                type,
+                redLockNode,
+                entry != null ? entry.template() : null,
+                entry != null ? entry.threadName() : null,
+                held.ownerId(),
+                held.holdCount(),
+                held.since(),
+                ttl,
+                held.watchdog(),
+                entry != null ? entry.description() : null,
+                error);
     }
 
     /**
@@ -193,8 +218,9 @@ public class DistlockEndpoint {
      * @param waiters waiters
      * @param events recent lock events, only when asked for with {@code eventsAfter}
      */
-    public record LocksReport(String clientId, List<HeldLockReport> held, List<WaiterReport> waiters,
-            @Nullable LockEventsReport events) implements OperationResponseBody {
+    public record LocksReport(
+            String clientId, List<HeldLockReport> held, List<WaiterReport> waiters, @Nullable LockEventsReport events)
+            implements OperationResponseBody {
 
         /**
          * Creates a report without events.
@@ -222,10 +248,19 @@ public class DistlockEndpoint {
      * @param method guarded method, if known
      * @param error why the lease left could not be read, else {@code null}
      */
-    public record HeldLockReport(String name, String type, @Nullable Integer redLockNode, @Nullable String template,
-            @Nullable String ownerThread, long ownerId, int holdCount, Instant heldSince,
-            @Nullable Long remainingTtlMillis, boolean watchdog, @Nullable String method, @Nullable String error) {
-    }
+    public record HeldLockReport(
+            String name,
+            String type,
+            @Nullable Integer redLockNode,
+            @Nullable String template,
+            @Nullable String ownerThread,
+            long ownerId,
+            int holdCount,
+            Instant heldSince,
+            @Nullable Long remainingTtlMillis,
+            boolean watchdog,
+            @Nullable String method,
+            @Nullable String error) {}
 
     /**
      * One waiter.
@@ -234,8 +269,7 @@ public class DistlockEndpoint {
      * @param thread waiting thread
      * @param waitingSince when it began
      */
-    public record WaiterReport(String name, String type, @Nullable String thread, Instant waitingSince) {
-    }
+    public record WaiterReport(String name, String type, @Nullable String thread, Instant waitingSince) {}
 
     /**
      * A lock's state in Redis.
@@ -251,11 +285,19 @@ public class DistlockEndpoint {
      * @param localHolds holds of this instance, red-lock holds included
      * @param redLockNodes the lock's state on each red-lock node
      */
-    public record LockState(String name, String state, @Nullable String kind, @Nullable Boolean locked,
-            @Nullable Long remainingTtlMillis, @Nullable String mode, Map<String, Long> holders, long queueLength,
-            @Nullable String error, List<HeldLockReport> localHolds, List<NodeState> redLockNodes)
-            implements OperationResponseBody {
-    }
+    public record LockState(
+            String name,
+            String state,
+            @Nullable String kind,
+            @Nullable Boolean locked,
+            @Nullable Long remainingTtlMillis,
+            @Nullable String mode,
+            Map<String, Long> holders,
+            long queueLength,
+            @Nullable String error,
+            List<HeldLockReport> localHolds,
+            List<NodeState> redLockNodes)
+            implements OperationResponseBody {}
 
     /**
      * A lock's state on one Redis.
@@ -269,10 +311,16 @@ public class DistlockEndpoint {
      * @param queueLength fair-lock waiters
      * @param error why unknown or not a lock
      */
-    public record NodeState(@Nullable Integer node, String state, @Nullable String kind, @Nullable Boolean locked,
-            @Nullable Long remainingTtlMillis, @Nullable String mode, Map<String, Long> holders, long queueLength,
-            @Nullable String error) {
-    }
+    public record NodeState(
+            @Nullable Integer node,
+            String state,
+            @Nullable String kind,
+            @Nullable Boolean locked,
+            @Nullable Long remainingTtlMillis,
+            @Nullable String mode,
+            Map<String, Long> holders,
+            long queueLength,
+            @Nullable String error) {}
 
     /**
      * Outcome of a force-unlock.
@@ -282,6 +330,5 @@ public class DistlockEndpoint {
      * @param errors Redis servers that could not be reached
      */
     public record ForceUnlockResult(String name, boolean unlocked, List<String> notLocks, List<String> errors)
-            implements OperationResponseBody {
-    }
+            implements OperationResponseBody {}
 }

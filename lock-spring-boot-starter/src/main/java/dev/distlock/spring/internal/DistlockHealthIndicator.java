@@ -1,11 +1,9 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.core.LockClient;
 import java.time.Duration;
-
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
-
-import dev.distlock.core.LockClient;
 
 /**
  * Reports UP when the lock client's Redis answers {@code PING} on both its command connection and
@@ -28,12 +26,13 @@ public final class DistlockHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         Duration latency = client.ping();
-        builder.withDetail("latencyMillis", millis(latency)).withDetail("heldLocks", client.heldLocks().size());
+        builder.withDetail("latencyMillis", millis(latency))
+                .withDetail("heldLocks", client.heldLocks().size());
         // Waiters are woken through the pub/sub connection: without it every hand-off waits out a lease.
         try {
-            builder.withDetail("pubSubLatencyMillis", millis(client.pingSubscriptions())).up();
-        }
-        catch (RuntimeException ex) {
+            builder.withDetail("pubSubLatencyMillis", millis(client.pingSubscriptions()))
+                    .up();
+        } catch (RuntimeException ex) {
             builder.withDetail("pubSub", "unavailable: " + ex.getMessage()).down();
         }
     }

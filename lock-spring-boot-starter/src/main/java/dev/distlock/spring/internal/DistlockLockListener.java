@@ -1,11 +1,9 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.core.LockListener;
 import java.util.List;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.LockListener;
 
 /**
  * The listener installed in the auto-configured client: reports lost leases to {@link ActiveHolds}
@@ -45,8 +43,8 @@ public final class DistlockLockListener implements LockListener {
      * @param nodes number of nodes
      * @return the listener
      */
-    public static DistlockLockListener forRedLockNode(ActiveHolds holds, List<LockListener> delegates, int node,
-            int nodes) {
+    public static DistlockLockListener forRedLockNode(
+            ActiveHolds holds, List<LockListener> delegates, int node, int nodes) {
         return new DistlockLockListener(holds, delegates, node, nodes);
     }
 
@@ -74,8 +72,7 @@ public final class DistlockLockListener implements LockListener {
     public void onLeaseLost(String lockName, long ownerId) {
         if (redLockNode >= 0) {
             holds.redLockNodeLeaseLost(lockName, ownerId, redLockNode, redLockNodes);
-        }
-        else {
+        } else {
             holds.leaseLost(lockName, ownerId);
         }
         forEach(l -> l.onLeaseLost(lockName, ownerId));
@@ -85,8 +82,7 @@ public final class DistlockLockListener implements LockListener {
         for (LockListener delegate : delegates) {
             try {
                 call.accept(delegate);
-            }
-            catch (RuntimeException ex) {
+            } catch (RuntimeException ex) {
                 logger.warn("LockListener {} failed", delegate, ex);
             }
         }

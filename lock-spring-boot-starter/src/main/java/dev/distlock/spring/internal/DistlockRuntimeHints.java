@@ -29,9 +29,12 @@ public final class DistlockRuntimeHints implements RuntimeHintsRegistrar {
     private static final class EndpointTypes {
 
         static void register(RuntimeHints hints) {
-            new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(),
-                    DistlockEndpoint.LocksReport.class, DistlockEndpoint.LockState.class,
-                    DistlockEndpoint.ForceUnlockResult.class);
+            new BindingReflectionHintsRegistrar()
+                    .registerReflectionHints(
+                            hints.reflection(),
+                            DistlockEndpoint.LocksReport.class,
+                            DistlockEndpoint.LockState.class,
+                            DistlockEndpoint.ForceUnlockResult.class);
         }
     }
 }

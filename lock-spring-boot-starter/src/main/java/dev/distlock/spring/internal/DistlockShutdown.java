@@ -1,7 +1,6 @@
 package dev.distlock.spring.internal;
 
 import java.time.Duration;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -28,7 +27,8 @@ public final class DistlockShutdown implements SmartLifecycle {
     public DistlockShutdown(LockExecutor executor, Duration phaseTimeout) {
         this.executor = executor;
         // Release before the phase times out: after that the context goes on and closes the client.
-        Duration margin = phaseTimeout.dividedBy(10).compareTo(Duration.ofSeconds(1)) < 0 ? phaseTimeout.dividedBy(10)
+        Duration margin = phaseTimeout.dividedBy(10).compareTo(Duration.ofSeconds(1)) < 0
+                ? phaseTimeout.dividedBy(10)
                 : Duration.ofSeconds(1);
         this.timeout = phaseTimeout.minus(margin);
     }
@@ -48,14 +48,15 @@ public final class DistlockShutdown implements SmartLifecycle {
     @Override
     public void stop(Runnable callback) {
         executor.beginShutdown();
-        Thread thread = new Thread(() -> {
-            try {
-                drain();
-            }
-            finally {
-                callback.run();
-            }
-        }, "distlock-shutdown");
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        drain();
+                    } finally {
+                        callback.run();
+                    }
+                },
+                "distlock-shutdown");
         thread.setDaemon(true);
         thread.start();
     }
@@ -64,16 +65,17 @@ public final class DistlockShutdown implements SmartLifecycle {
         try {
             int left = executor.awaitReleased(timeout);
             if (left > 0) {
-                logger.warn("{} lock(s) still held after {} (spring.lifecycle.timeout-per-shutdown-phase); "
-                        + "releasing them and reporting them lost", left, timeout);
+                logger.warn(
+                        "{} lock(s) still held after {} (spring.lifecycle.timeout-per-shutdown-phase); "
+                                + "releasing them and reporting them lost",
+                        left,
+                        timeout);
                 executor.releaseRemaining();
             }
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             executor.releaseRemaining();
-        }
-        finally {
+        } finally {
             running = false;
         }
     }

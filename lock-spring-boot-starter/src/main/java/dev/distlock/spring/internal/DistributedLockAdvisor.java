@@ -1,7 +1,6 @@
 package dev.distlock.spring.internal;
 
 import java.lang.reflect.Method;
-
 import org.aopalliance.aop.Advice;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;

@@ -1,9 +1,9 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.DistributedLock;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.Set;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.RuntimeHints;
@@ -14,8 +14,6 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
-
-import dev.distlock.spring.DistributedLock;
 
 /**
  * Registers, for each bean with {@link DistributedLock} methods, reflection hints for those methods
@@ -31,23 +29,28 @@ public final class DistributedLockAotProcessor implements BeanRegistrationAotPro
         Set<Method> fallbacks = new LinkedHashSet<>();
         // A class-level annotation applies to every method of the class, as at startup.
         DistributedLock onClass = AnnotatedElementUtils.findMergedAnnotation(beanClass, DistributedLock.class);
-        ReflectionUtils.doWithMethods(beanClass, method -> {
-            DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-            if (annotation == null) {
-                annotation = onClass;
-            }
-            if (annotation == null) {
-                return;
-            }
-            locked.add(method);
-            if (StringUtils.hasText(annotation.fallback())) {
-                // The same lookup as at startup; a missing fallback fails startup there with a clear message.
-                Method fallback = ReflectionUtils.findMethod(beanClass, annotation.fallback(), method.getParameterTypes());
-                if (fallback != null) {
-                    fallbacks.add(fallback);
-                }
-            }
-        }, ReflectionUtils.USER_DECLARED_METHODS);
+        ReflectionUtils.doWithMethods(
+                beanClass,
+                method -> {
+                    DistributedLock annotation =
+                            AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+                    if (annotation == null) {
+                        annotation = onClass;
+                    }
+                    if (annotation == null) {
+                        return;
+                    }
+                    locked.add(method);
+                    if (StringUtils.hasText(annotation.fallback())) {
+                        // The same lookup as at startup; a missing fallback fails startup there with a clear message.
+                        Method fallback = ReflectionUtils.findMethod(
+                                beanClass, annotation.fallback(), method.getParameterTypes());
+                        if (fallback != null) {
+                            fallbacks.add(fallback);
+                        }
+                    }
+                },
+                ReflectionUtils.USER_DECLARED_METHODS);
         if (locked.isEmpty()) {
             return null;
         }

@@ -1,5 +1,10 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.core.RedisLock;
+import dev.distlock.spring.LockAcquisitionException;
+import dev.distlock.spring.LockContext;
+import dev.distlock.spring.LockLeaseExpiredException;
+import dev.distlock.spring.OnFailure;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -7,9 +12,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicReference;
-
+import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -17,12 +21,6 @@ import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
-
-import dev.distlock.core.RedisLock;
-import dev.distlock.spring.LockAcquisitionException;
-import dev.distlock.spring.LockContext;
-import dev.distlock.spring.LockLeaseExpiredException;
-import dev.distlock.spring.OnFailure;
 
 /**
  * Runs {@link dev.distlock.spring.DistributedLock} methods under their lock, dispatching on the
@@ -49,8 +47,11 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      * @param reactiveProvider Reactor support, present only with Reactor on the classpath
      * @param methodExecutor runs the body of a {@code CompletionStage} method once its lock is granted
      */
-    public DistributedLockInterceptor(LockMethodRegistry registry, LockKeyResolver keys,
-            ObjectProvider<LockExecutor> executorProvider, ObjectProvider<ReactiveLockSupport> reactiveProvider,
+    public DistributedLockInterceptor(
+            LockMethodRegistry registry,
+            LockKeyResolver keys,
+            ObjectProvider<LockExecutor> executorProvider,
+            ObjectProvider<ReactiveLockSupport> reactiveProvider,
             Supplier<Executor> methodExecutor) {
         this.registry = registry;
         this.keys = keys;
@@ -72,14 +73,20 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         List<String> names = keys.names(lockMethod, target, args);
-        LockRequest request = new LockRequest(lockMethod.template(), names, lockMethod.type(),
-                lockMethod.annotation().fenced(), lockMethod.waitTime(), lockMethod.leaseTime(),
-                lockMethod.description() + "()", lockMethod.minHoldTime());
+        LockRequest request = new LockRequest(
+                lockMethod.template(),
+                names,
+                lockMethod.type(),
+                lockMethod.annotation().fenced(),
+                lockMethod.waitTime(),
+                lockMethod.leaseTime(),
+                lockMethod.description() + "()",
+                lockMethod.minHoldTime());
         return switch (lockMethod.kind()) {
             case SYNC -> invokeSync(invocation, lockMethod, request, target, args);
             case COMPLETION_STAGE -> invokeStage(invocation, lockMethod, request, target, args);
-            case MONO, FLUX, SUSPEND, ADAPTED -> reactive(lockMethod).invoke(invocation, lockMethod, request, executor(),
-                    target, args);
+            case MONO, FLUX, SUSPEND, ADAPTED ->
+                reactive(lockMethod).invoke(invocation, lockMethod, request, executor(), target, args);
         };
     }
 
@@ -101,15 +108,15 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         return resolved;
     }
 
-    private @Nullable Object invokeSync(MethodInvocation invocation, LockMethod lockMethod, LockRequest request,
-            Object target, Object[] args) throws Throwable {
+    private @Nullable Object invokeSync(
+            MethodInvocation invocation, LockMethod lockMethod, LockRequest request, Object target, Object[] args)
+            throws Throwable {
         LockExecutor executor = executor();
         Thread thread = Thread.currentThread();
         LockExecutor.Hold hold;
         try {
             hold = executor.tryAcquire(request, thread.getId(), thread);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new LockAcquisitionException(request.displayName(), request.waitTime(), ex);
         }
@@ -120,8 +127,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         Object result;
         try {
             result = invocation.proceed();
-        }
-        catch (Throwable ex) {
+        } catch (Throwable ex) {
             LockContext.restore(previous);
             if (!(TX_PRESENT && TransactionReleaseSupport.releaseAfterTransaction(executor, hold))) {
                 executor.release(hold);
@@ -145,15 +151,14 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      * {@code applicationTaskExecutor} when there is one). Cancelling the returned future cancels
      * the wait, or the method's stage once it runs.
      */
-    private Object invokeStage(MethodInvocation invocation, LockMethod lockMethod, LockRequest request,
-            Object target, Object[] args) {
+    private Object invokeStage(
+            MethodInvocation invocation, LockMethod lockMethod, LockRequest request, Object target, Object[] args) {
         LockExecutor executor = executor();
         MethodInvocation call = invocation instanceof ProxyMethodInvocation proxy ? proxy.invocableClone() : invocation;
         CompletableFuture<LockExecutor.@Nullable Hold> acquiring;
         try {
             acquiring = executor.tryAcquireAsync(request, RedisLock.newOwnerId());
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
         CompletableFuture<@Nullable Object> out = new CompletableFuture<>();
@@ -167,40 +172,42 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
                 }
             }
         });
-        acquiring.whenCompleteAsync((hold, error) -> {
-            if (error != null) {
-                out.completeExceptionally(error);
-            }
-            else if (hold == null) {
-                pipe(() -> onFailure(lockMethod, request, target, args, true), out);
-            }
-            else if (out.isDone()) {
-                // Cancelled as the lock was granted.
-                executor.releaseAsync(hold);
-            }
-            else {
-                runHeld(call, hold, executor, out, running);
-            }
-        }, methodExecutor.get());
+        acquiring.whenCompleteAsync(
+                (hold, error) -> {
+                    if (error != null) {
+                        out.completeExceptionally(error);
+                    } else if (hold == null) {
+                        pipe(() -> onFailure(lockMethod, request, target, args, true), out);
+                    } else if (out.isDone()) {
+                        // Cancelled as the lock was granted.
+                        executor.releaseAsync(hold);
+                    } else {
+                        runHeld(call, hold, executor, out, running);
+                    }
+                },
+                methodExecutor.get());
         return out;
     }
 
     @SuppressWarnings("unchecked")
-    private static void runHeld(MethodInvocation call, LockExecutor.Hold hold, LockExecutor executor,
-            CompletableFuture<@Nullable Object> out, AtomicReference<@Nullable CompletableFuture<?>> running) {
+    private static void runHeld(
+            MethodInvocation call,
+            LockExecutor.Hold hold,
+            LockExecutor executor,
+            CompletableFuture<@Nullable Object> out,
+            AtomicReference<@Nullable CompletableFuture<?>> running) {
         LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         CompletableFuture<Object> original;
         try {
             Object result = call.proceed();
             // CompletionStage allows toCompletableFuture() to be unsupported; never keep the lock for it.
-            original = result != null ? ((CompletionStage<Object>) result).toCompletableFuture()
+            original = result != null
+                    ? ((CompletionStage<Object>) result).toCompletableFuture()
                     : CompletableFuture.completedFuture(null);
-        }
-        catch (Throwable ex) {
+        } catch (Throwable ex) {
             executor.releaseAsync(hold).whenComplete((ignored, none) -> out.completeExceptionally(ex));
             return;
-        }
-        finally {
+        } finally {
             LockContext.restore(previous);
         }
         running.set(original);
@@ -211,15 +218,13 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         original.whenComplete((value, error) -> executor.releaseAsync(hold).whenComplete((ignored, none) -> {
             try {
                 executor.checkLeaseLost(hold);
-            }
-            catch (LockLeaseExpiredException ex) {
+            } catch (LockLeaseExpiredException ex) {
                 out.completeExceptionally(ex);
                 return;
             }
             if (error != null) {
                 out.completeExceptionally(error);
-            }
-            else {
+            } else {
                 out.complete(value);
             }
         }));
@@ -236,23 +241,22 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             ((CompletionStage<Object>) result).whenComplete((value, error) -> {
                 if (error != null) {
                     out.completeExceptionally(error);
-                }
-                else {
+                } else {
                     out.complete(value);
                 }
             });
-        }
-        catch (Throwable ex) {
+        } catch (Throwable ex) {
             out.completeExceptionally(ex);
         }
     }
 
     private interface StageSupplier {
-        @Nullable Object get() throws Throwable;
+        @Nullable
+        Object get() throws Throwable;
     }
 
-    private @Nullable Object onFailure(LockMethod lockMethod, LockRequest request, Object target, Object[] args,
-            boolean async) throws Throwable {
+    private @Nullable Object onFailure(
+            LockMethod lockMethod, LockRequest request, Object target, Object[] args, boolean async) throws Throwable {
         OnFailure policy = lockMethod.annotation().onFailure();
         if (policy == OnFailure.THROW) {
             LockAcquisitionException ex = new LockAcquisitionException(request.displayName(), request.waitTime(), null);
@@ -271,8 +275,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         Method fallback = lockMethod.fallback();
         try {
             return fallback.invoke(target, args);
-        }
-        catch (InvocationTargetException ex) {
+        } catch (InvocationTargetException ex) {
             throw ex.getTargetException();
         }
     }

@@ -1,12 +1,11 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.DistributedLock;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.core.annotation.AnnotationUtils;
-
-import dev.distlock.spring.DistributedLock;
 
 /**
  * Checks every {@link DistributedLock} method of each bean when the bean is created, so that an
@@ -43,11 +42,9 @@ public final class DistributedLockValidator implements BeanPostProcessor {
         }
         try {
             lockAdvisor.registry().validate(type);
-        }
-        catch (DistlockStartupException ex) {
+        } catch (DistlockStartupException ex) {
             throw ex;
-        }
-        catch (IllegalStateException ex) {
+        } catch (IllegalStateException ex) {
             String message = String.valueOf(ex.getMessage());
             String action = message.contains("distlock.redlock.nodes")
                     ? "Set distlock.redlock.nodes to the independent Redis masters of red locks, or use another "

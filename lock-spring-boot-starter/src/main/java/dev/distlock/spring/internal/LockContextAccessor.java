@@ -1,9 +1,8 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.LockContext;
 import io.micrometer.context.ThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
-
-import dev.distlock.spring.LockContext;
 
 /**
  * Lets Micrometer's context-propagation carry {@link LockContext} between threads: Reactor writes

@@ -1,5 +1,6 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.core.LockListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,10 +9,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
-
 import org.jspecify.annotations.Nullable;
-
-import dev.distlock.core.LockListener;
 
 /**
  * The recent lock events of this instance, for the {@code distlock} endpoint's timeline: holds
@@ -88,7 +86,9 @@ public final class LockEventLog implements LockListener {
 
     private long releaseStart(String lockName, long ownerId) {
         Releasing started = releasing.get();
-        if (started == null || started.ownerId() != ownerId || !started.lockName().equals(lockName)) {
+        if (started == null
+                || started.ownerId() != ownerId
+                || !started.lockName().equals(lockName)) {
             return nanoTime.getAsLong();
         }
         releasing.remove();
@@ -102,9 +102,12 @@ public final class LockEventLog implements LockListener {
     private void record(LockEvent.Type type, String lockName, long ownerId, long waitNanos, long now) {
         long seq = sequence.incrementAndGet();
         // Lease losses are reported on the watchdog's thread: it names nobody, the owner id does.
-        String thread = type == LockEvent.Type.LEASE_LOST ? null : Thread.currentThread().getName();
-        ring.set((int) ((seq - 1) % ring.length()), new LockEvent(seq, type, lockName, ownerId, thread, now,
-                waitNanos >= 0 ? waitNanos / 1e6 : null));
+        String thread = type == LockEvent.Type.LEASE_LOST
+                ? null
+                : Thread.currentThread().getName();
+        ring.set(
+                (int) ((seq - 1) % ring.length()),
+                new LockEvent(seq, type, lockName, ownerId, thread, now, waitNanos >= 0 ? waitNanos / 1e6 : null));
     }
 
     /**
@@ -166,8 +169,7 @@ public final class LockEventLog implements LockListener {
         return anchorEpochMillis + (event.nanos() - anchorNanos) / 1e6;
     }
 
-    private record Releasing(String lockName, long ownerId, long nanos) {
-    }
+    private record Releasing(String lockName, long ownerId, long nanos) {}
 
     /**
      * One lock event.
@@ -179,8 +181,14 @@ public final class LockEventLog implements LockListener {
      * @param nanos monotonic time; for a release or a loss found at unlock, when the unlock began
      * @param waitMillis how long the acquisition waited, for {@code ACQUIRED} and {@code TIMED_OUT}
      */
-    public record LockEvent(long sequence, Type type, String lockName, long ownerId, @Nullable String thread,
-            long nanos, @Nullable Double waitMillis) {
+    public record LockEvent(
+            long sequence,
+            Type type,
+            String lockName,
+            long ownerId,
+            @Nullable String thread,
+            long nanos,
+            @Nullable Double waitMillis) {
 
         /** What happened. */
         public enum Type {

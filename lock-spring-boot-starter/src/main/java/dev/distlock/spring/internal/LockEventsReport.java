@@ -2,7 +2,6 @@ package dev.distlock.spring.internal;
 
 import java.util.List;
 import java.util.Locale;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  *        that a client on another machine can place them relative to its own clock
  * @param events events newer than the requested sequence, oldest first
  */
-public record LockEventsReport(boolean recording, int capacity, long retentionMillis, long lastSequence,
-        double time, List<Event> events) {
+public record LockEventsReport(
+        boolean recording, int capacity, long retentionMillis, long lastSequence, double time, List<Event> events) {
 
     static LockEventsReport of(@Nullable LockEventLog log, long after) {
         if (log == null) {
@@ -26,11 +25,17 @@ public record LockEventsReport(boolean recording, int capacity, long retentionMi
         }
         long last = log.lastSequence();
         List<Event> events = log.since(after).stream()
-                .map(e -> new Event(e.sequence(), e.type().name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                        e.lockName(), e.ownerId(), e.thread(), log.epochMillis(e), e.waitMillis()))
+                .map(e -> new Event(
+                        e.sequence(),
+                        e.type().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                        e.lockName(),
+                        e.ownerId(),
+                        e.thread(),
+                        log.epochMillis(e),
+                        e.waitMillis()))
                 .toList();
-        return new LockEventsReport(true, log.capacity(), log.retention().toMillis(), last, log.nowEpochMillis(),
-                events);
+        return new LockEventsReport(
+                true, log.capacity(), log.retention().toMillis(), last, log.nowEpochMillis(), events);
     }
 
     /**
@@ -43,7 +48,12 @@ public record LockEventsReport(boolean recording, int capacity, long retentionMi
      * @param time when, in milliseconds since the epoch with sub-millisecond precision
      * @param waitMillis how long the acquisition waited, for {@code acquired} and {@code timed-out}
      */
-    public record Event(long sequence, String type, String name, long ownerId, @Nullable String thread, double time,
-            @Nullable Double waitMillis) {
-    }
+    public record Event(
+            long sequence,
+            String type,
+            String name,
+            long ownerId,
+            @Nullable String thread,
+            double time,
+            @Nullable Double waitMillis) {}
 }

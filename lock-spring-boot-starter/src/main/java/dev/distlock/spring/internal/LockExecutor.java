@@ -1,5 +1,11 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockException;
+import dev.distlock.core.RedisLock;
+import dev.distlock.spring.LockLeaseExpiredException;
+import dev.distlock.spring.LockShutdownException;
+import dev.distlock.spring.LockType;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
@@ -12,17 +18,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.FencedLock;
-import dev.distlock.core.LockException;
-import dev.distlock.core.RedisLock;
-import dev.distlock.spring.LockLeaseExpiredException;
-import dev.distlock.spring.LockShutdownException;
-import dev.distlock.spring.LockType;
 
 /**
  * Acquires and releases the lock of a {@link LockRequest}, keeping {@link ActiveHolds} and the
@@ -50,7 +48,8 @@ public final class LockExecutor implements AutoCloseable {
      * @param observer metrics hooks
      * @param maxHold cap on watchdog-renewed holds, or {@code null} for none
      */
-    public LockExecutor(LockFactory factory, ActiveHolds holds, Supplier<LockObserver> observer, @Nullable Duration maxHold) {
+    public LockExecutor(
+            LockFactory factory, ActiveHolds holds, Supplier<LockObserver> observer, @Nullable Duration maxHold) {
         this(factory, holds, observer, () -> LockInstrumentation.NO_OP, maxHold);
     }
 
@@ -62,18 +61,24 @@ public final class LockExecutor implements AutoCloseable {
      * @param instrumentation per-call observations
      * @param maxHold cap on watchdog-renewed holds, or {@code null} for none
      */
-    public LockExecutor(LockFactory factory, ActiveHolds holds, Supplier<LockObserver> observer,
-            Supplier<LockInstrumentation> instrumentation, @Nullable Duration maxHold) {
+    public LockExecutor(
+            LockFactory factory,
+            ActiveHolds holds,
+            Supplier<LockObserver> observer,
+            Supplier<LockInstrumentation> instrumentation,
+            @Nullable Duration maxHold) {
         this.factory = factory;
         this.holds = holds;
         this.observer = observer;
         this.instrumentation = instrumentation;
         this.maxHold = maxHold;
-        this.scheduler = maxHold == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "distlock-max-hold");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.scheduler = maxHold == null
+                ? null
+                : Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread thread = new Thread(r, "distlock-max-hold");
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     /**
@@ -93,23 +98,22 @@ public final class LockExecutor implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting
      * @throws LockException if Redis fails
      */
-    public @Nullable Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread) throws InterruptedException {
+    public @Nullable Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread)
+            throws InterruptedException {
         Attempt attempt = begin(request, ownerId, thread);
         boolean acquired;
         Long token = null;
         try (LockInstrumentation.Scope scope = attempt.observation.openScope()) {
             if (attempt.lock instanceof FencedLock fenced) {
-                OptionalLong issued = fenced.tryLockAndGetToken(millis(request.waitTime()), millis(request.leaseTime()),
-                        TimeUnit.MILLISECONDS, ownerId);
+                OptionalLong issued = fenced.tryLockAndGetToken(
+                        millis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
                 acquired = issued.isPresent();
                 token = acquired ? issued.getAsLong() : null;
+            } else {
+                acquired = attempt.lock.tryLock(
+                        millis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
             }
-            else {
-                acquired = attempt.lock.tryLock(millis(request.waitTime()), millis(request.leaseTime()),
-                        TimeUnit.MILLISECONDS, ownerId);
-            }
-        }
-        catch (InterruptedException | RuntimeException ex) {
+        } catch (InterruptedException | RuntimeException ex) {
             attempt.ended(false, null, ex);
             throw ex;
         }
@@ -132,12 +136,20 @@ public final class LockExecutor implements AutoCloseable {
         CompletableFuture<?> pending;
         try (LockInstrumentation.Scope scope = attempt.observation.openScope()) {
             pending = attempt.lock instanceof FencedLock fenced
-                    ? fenced.tryLockAndGetTokenAsync(millis(request.waitTime()), millis(request.leaseTime()),
-                            TimeUnit.MILLISECONDS, ownerId).toCompletableFuture()
-                    : attempt.lock.tryLockAsync(millis(request.waitTime()), millis(request.leaseTime()),
-                            TimeUnit.MILLISECONDS, ownerId).toCompletableFuture();
-        }
-        catch (RuntimeException ex) {
+                    ? fenced.tryLockAndGetTokenAsync(
+                                    millis(request.waitTime()),
+                                    millis(request.leaseTime()),
+                                    TimeUnit.MILLISECONDS,
+                                    ownerId)
+                            .toCompletableFuture()
+                    : attempt.lock
+                            .tryLockAsync(
+                                    millis(request.waitTime()),
+                                    millis(request.leaseTime()),
+                                    TimeUnit.MILLISECONDS,
+                                    ownerId)
+                            .toCompletableFuture();
+        } catch (RuntimeException ex) {
             attempt.ended(false, null, ex);
             throw ex;
         }
@@ -145,15 +157,15 @@ public final class LockExecutor implements AutoCloseable {
         pending.whenComplete((value, error) -> {
             Hold hold;
             try {
-                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                Throwable cause =
+                        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
                 boolean acquired = cause == null && (value instanceof Long || Boolean.TRUE.equals(value));
                 hold = attempt.ended(acquired, value instanceof Long token ? token : null, cause);
                 if (cause != null) {
                     result.completeExceptionally(cause);
                     return;
                 }
-            }
-            catch (RuntimeException ex) {
+            } catch (RuntimeException ex) {
                 result.completeExceptionally(ex);
                 return;
             }
@@ -172,13 +184,15 @@ public final class LockExecutor implements AutoCloseable {
 
     private Attempt begin(LockRequest request, long ownerId, @Nullable Thread thread) {
         if (shuttingDown) {
-            throw new LockShutdownException(request.names().size() == 1 ? request.names().get(0)
-                    : String.join(",", request.names()), request.description());
+            throw new LockShutdownException(
+                    request.names().size() == 1 ? request.names().get(0) : String.join(",", request.names()),
+                    request.description());
         }
         if (request.fenced() && request.names().size() != 1) {
             // A multi lock has no single token: never hand out an unfenced hold as if it were fenced.
-            throw new IllegalStateException(request.description() + ": fenced = true needs exactly one lock name, the key gave "
-                    + request.names().size());
+            throw new IllegalStateException(
+                    request.description() + ": fenced = true needs exactly one lock name, the key gave "
+                            + request.names().size());
         }
         RedisLock lock = request.names().size() == 1
                 ? factory.lock(request.names().get(0), request.type(), request.fenced())
@@ -210,8 +224,7 @@ public final class LockExecutor implements AutoCloseable {
             if (hold.unlocked.compareAndSet(false, true)) {
                 hold.lock.unlock(hold.ownerId);
             }
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             error = ex;
         }
         released(hold, error);
@@ -234,8 +247,7 @@ public final class LockExecutor implements AutoCloseable {
         CompletionStage<Void> unlocked;
         try {
             unlocked = hold.lock.unlockAsync(hold.ownerId);
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             released(hold, ex);
             return CompletableFuture.completedFuture(null);
         }
@@ -253,10 +265,12 @@ public final class LockExecutor implements AutoCloseable {
         if (error instanceof IllegalMonitorStateException) {
             // The core has reported the lost lease through the listener already.
             logger.debug("Lock '{}' was no longer held at release: {}", hold.lock.getName(), error.getMessage());
-        }
-        else if (error != null) {
-            logger.warn("Could not release lock '{}' after {}; it expires with its lease", hold.lock.getName(),
-                    hold.request.description(), error);
+        } else if (error != null) {
+            logger.warn(
+                    "Could not release lock '{}' after {}; it expires with its lease",
+                    hold.lock.getName(),
+                    hold.request.description(),
+                    error);
         }
         if (live.remove(hold)) {
             synchronized (liveMonitor) {
@@ -291,7 +305,8 @@ public final class LockExecutor implements AutoCloseable {
             this.waiter = holds.waitStarted(request, thread);
         }
 
-        @Nullable Hold ended(boolean acquired, @Nullable Long token, @Nullable Throwable error) {
+        @Nullable
+        Hold ended(boolean acquired, @Nullable Long token, @Nullable Throwable error) {
             holds.waitEnded(waiter);
             long waited = System.nanoTime() - start;
             if (error != null) {
@@ -307,13 +322,15 @@ public final class LockExecutor implements AutoCloseable {
             observer.acquireEnded(request.template(), request.type(), LockObserver.Outcome.ACQUIRED, waited);
             LockInstrumentation.Held held = observation.acquired();
             // A red lock's members report events under the plain lock name, not the composite's name.
-            String holdName = request.type() == LockType.RED && request.names().size() == 1 ? request.names().get(0)
+            String holdName = request.type() == LockType.RED && request.names().size() == 1
+                    ? request.names().get(0)
                     : lock.getName();
             ActiveHolds.Entry entry = holds.register(request, holdName, ownerId, thread);
             Hold hold = new Hold(lock, request, ownerId, entry, System.nanoTime(), token, held);
             live.add(hold);
             if (scheduler != null && maxHold != null && request.leaseTime().isNegative()) {
-                hold.maxHoldTask = scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
+                hold.maxHoldTask =
+                        scheduler.schedule(() -> maxHoldReached(hold), maxHold.toMillis(), TimeUnit.MILLISECONDS);
             }
             return hold;
         }
@@ -371,7 +388,9 @@ public final class LockExecutor implements AutoCloseable {
      */
     public boolean isLeaseLost(Hold hold) {
         Duration lease = hold.request.leaseTime();
-        if (!hold.entry.lost && !hold.unlocked.get() && !lease.isNegative()
+        if (!hold.entry.lost
+                && !hold.unlocked.get()
+                && !lease.isNegative()
                 && System.nanoTime() - hold.acquiredNanos >= lease.toNanos()) {
             holds.leaseLost(hold.entry.lockName(), hold.ownerId);
         }
@@ -422,7 +441,9 @@ public final class LockExecutor implements AutoCloseable {
         int count = 0;
         for (Hold hold : List.copyOf(live)) {
             if (!hold.deferred) {
-                logger.warn("Releasing lock '{}' at shutdown while {} still runs", hold.lock.getName(),
+                logger.warn(
+                        "Releasing lock '{}' at shutdown while {} still runs",
+                        hold.lock.getName(),
                         hold.request.description());
                 holds.leaseLost(hold.entry.lockName(), hold.ownerId);
             }
@@ -436,14 +457,16 @@ public final class LockExecutor implements AutoCloseable {
         if (hold.unlocked.get()) {
             return;
         }
-        logger.warn("Lock '{}' held by {} for longer than distlock.watchdog.max-hold ({}); releasing it",
-                hold.lock.getName(), hold.request.description(), maxHold);
+        logger.warn(
+                "Lock '{}' held by {} for longer than distlock.watchdog.max-hold ({}); releasing it",
+                hold.lock.getName(),
+                hold.request.description(),
+                maxHold);
         try {
             if (hold.unlocked.compareAndSet(false, true)) {
                 hold.lock.unlock(hold.ownerId);
             }
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             logger.debug("Releasing lock '{}' at max-hold failed", hold.lock.getName(), ex);
         }
         holds.leaseLost(hold.entry.lockName(), hold.ownerId);
@@ -476,13 +499,20 @@ public final class LockExecutor implements AutoCloseable {
         final AtomicBoolean unlocked = new AtomicBoolean();
         /** Set by the one release that does the bookkeeping, when a cancel races a completion. */
         final AtomicBoolean finished = new AtomicBoolean();
+
         volatile boolean deferred;
         volatile @Nullable ScheduledFuture<?> maxHoldTask;
         private final @Nullable Long token;
         final LockInstrumentation.Held held;
 
-        Hold(RedisLock lock, LockRequest request, long ownerId, ActiveHolds.Entry entry, long acquiredNanos,
-                @Nullable Long token, LockInstrumentation.Held held) {
+        Hold(
+                RedisLock lock,
+                LockRequest request,
+                long ownerId,
+                ActiveHolds.Entry entry,
+                long acquiredNanos,
+                @Nullable Long token,
+                LockInstrumentation.Held held) {
             this.token = token;
             this.held = held;
             this.lock = lock;

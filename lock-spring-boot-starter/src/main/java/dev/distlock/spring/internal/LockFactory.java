@@ -1,12 +1,11 @@
 package dev.distlock.spring.internal;
 
-import java.util.List;
-
 import dev.distlock.core.LockClient;
 import dev.distlock.core.MultiLock;
 import dev.distlock.core.RedLock;
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockType;
+import java.util.List;
 
 /**
  * Turns a resolved lock name and a {@link LockType} into a core {@link RedisLock}.

@@ -36,19 +36,16 @@ public interface LockInstrumentation {
         Acquire NO_OP = new Acquire() {
             @Override
             public Scope openScope() {
-                return () -> {
-                };
+                return () -> {};
             }
 
             @Override
             public Held acquired() {
-                return () -> {
-                };
+                return () -> {};
             }
 
             @Override
-            public void ended(LockObserver.Outcome outcome, @Nullable Throwable error) {
-            }
+            public void ended(LockObserver.Outcome outcome, @Nullable Throwable error) {}
         };
 
         /**

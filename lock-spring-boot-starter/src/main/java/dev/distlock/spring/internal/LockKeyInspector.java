@@ -1,14 +1,12 @@
 package dev.distlock.spring.internal;
 
-import java.util.Map;
-import java.util.regex.Pattern;
-
-import org.jspecify.annotations.Nullable;
-
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockException;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLock;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tells whether the key of a lock name holds a Distlock/Redisson lock, and of which kind, so that the
@@ -22,8 +20,7 @@ final class LockKeyInspector {
     private static final Pattern OWNER_FIELD = Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}:-?\\d+(:write)?");
 
-    private LockKeyInspector() {
-    }
+    private LockKeyInspector() {}
 
     /** What a lock name's key holds. */
     enum Kind {
@@ -45,8 +42,7 @@ final class LockKeyInspector {
      * @param info its state, {@code null} when it is not a lock
      * @param reason why it is not a lock, else {@code null}
      */
-    record Inspection(Kind kind, @Nullable LockInfo info, @Nullable String reason) {
-    }
+    record Inspection(Kind kind, @Nullable LockInfo info, @Nullable String reason) {}
 
     /**
      * Reads and classifies a lock name's key.
@@ -59,8 +55,7 @@ final class LockKeyInspector {
         LockInfo info;
         try {
             info = client.inspect(name);
-        }
-        catch (LockException ex) {
+        } catch (LockException ex) {
             if (isWrongType(ex)) {
                 return new Inspection(Kind.NOT_A_LOCK, null, "the key (or its fair-lock queue) is not a hash/list");
             }
@@ -102,8 +97,10 @@ final class LockKeyInspector {
         return switch (inspection.kind()) {
             case REENTRANT -> client.getLock(name);
             case FAIR -> client.getFairLock(name);
-            case READ_WRITE -> "write".equals(inspection.info().mode()) ? client.getReadWriteLock(name).writeLock()
-                    : client.getReadWriteLock(name).readLock();
+            case READ_WRITE ->
+                "write".equals(inspection.info().mode())
+                        ? client.getReadWriteLock(name).writeLock()
+                        : client.getReadWriteLock(name).readLock();
             case ABSENT, NOT_A_LOCK -> null;
         };
     }

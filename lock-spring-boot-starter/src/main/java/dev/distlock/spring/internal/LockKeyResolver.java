@@ -7,7 +7,6 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -36,8 +35,7 @@ public final class LockKeyResolver {
      * @param target the target bean
      * @param args the arguments
      */
-    public record Root(Method method, Object target, @Nullable Object[] args) {
-    }
+    public record Root(Method method, Object target, @Nullable Object[] args) {}
 
     /**
      * Evaluates the condition.
@@ -51,12 +49,18 @@ public final class LockKeyResolver {
         if (condition == null) {
             return true;
         }
-        Object value = evaluate(condition, lockMethod, target, args, "condition", lockMethod.annotation().condition());
+        Object value = evaluate(
+                condition,
+                lockMethod,
+                target,
+                args,
+                "condition",
+                lockMethod.annotation().condition());
         if (value instanceof Boolean bool) {
             return bool;
         }
-        throw new IllegalStateException("Condition '" + lockMethod.annotation().condition() + "' of @DistributedLock on "
-                + lockMethod.description() + " must evaluate to a boolean, was " + value);
+        throw new IllegalStateException("Condition '" + lockMethod.annotation().condition()
+                + "' of @DistributedLock on " + lockMethod.description() + " must evaluate to a boolean, was " + value);
     }
 
     /**
@@ -77,13 +81,11 @@ public final class LockKeyResolver {
         List<Object> parts = new ArrayList<>();
         if (value instanceof Collection<?> collection) {
             parts.addAll(collection);
-        }
-        else if (value != null && value.getClass().isArray()) {
+        } else if (value != null && value.getClass().isArray()) {
             for (int i = 0; i < Array.getLength(value); i++) {
                 parts.add(Array.get(value, i));
             }
-        }
-        else {
+        } else {
             parts.add(value);
         }
         if (parts.isEmpty()) {
@@ -105,19 +107,27 @@ public final class LockKeyResolver {
                 + lockMethod.description() + " evaluated to " + what + "; the method was not called");
     }
 
-    private @Nullable Object evaluate(Expression expression, LockMethod lockMethod, Object target,
-            @Nullable Object[] args, String attribute, String source) {
+    private @Nullable Object evaluate(
+            Expression expression,
+            LockMethod lockMethod,
+            Object target,
+            @Nullable Object[] args,
+            String attribute,
+            String source) {
         Object[] arguments = args != null ? args : new Object[0];
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(
-                new Root(lockMethod.method(), target, arguments), lockMethod.method(), arguments,
+                new Root(lockMethod.method(), target, arguments),
+                lockMethod.method(),
+                arguments,
                 LockMethodRegistry.PARAMETER_NAMES);
         context.setBeanResolver(beanResolver);
         try {
             return expression.getValue(context);
-        }
-        catch (EvaluationException ex) {
-            throw new IllegalStateException("Cannot evaluate lock " + attribute + " '" + source + "' on "
-                    + lockMethod.description() + ": " + ex.getMessage(), ex);
+        } catch (EvaluationException ex) {
+            throw new IllegalStateException(
+                    "Cannot evaluate lock " + attribute + " '" + source + "' on " + lockMethod.description() + ": "
+                            + ex.getMessage(),
+                    ex);
         }
     }
 }

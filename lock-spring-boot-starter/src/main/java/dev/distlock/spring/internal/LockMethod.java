@@ -1,14 +1,12 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.LockType;
 import java.lang.reflect.Method;
 import java.time.Duration;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.expression.Expression;
-
-import dev.distlock.spring.DistributedLock;
-import dev.distlock.spring.LockType;
 
 /**
  * A {@link DistributedLock} method, parsed and checked once when its bean is proxied.
@@ -28,10 +26,20 @@ import dev.distlock.spring.LockType;
  * @param adapter converts a reactive return type other than Reactor's to and from a
  *        {@code Publisher} (kind {@link Kind#ADAPTED}), or {@code null}
  */
-public record LockMethod(Method method, String description, DistributedLock annotation, String template,
-        @Nullable Expression key, String keySource, @Nullable Expression condition, Duration waitTime,
-        Duration leaseTime, @Nullable Method fallback, Kind kind,
-        Duration minHoldTime, @Nullable ReactiveAdapter adapter) {
+public record LockMethod(
+        Method method,
+        String description,
+        DistributedLock annotation,
+        String template,
+        @Nullable Expression key,
+        String keySource,
+        @Nullable Expression condition,
+        Duration waitTime,
+        Duration leaseTime,
+        @Nullable Method fallback,
+        Kind kind,
+        Duration minHoldTime,
+        @Nullable ReactiveAdapter adapter) {
 
     /** How a method's result is handled. */
     public enum Kind {

@@ -1,5 +1,7 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.OnFailure;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
@@ -9,7 +11,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +35,6 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
-
-import dev.distlock.spring.DistributedLock;
-import dev.distlock.spring.OnFailure;
 
 /**
  * Finds {@link DistributedLock} methods and parses and checks their attributes once, so that a bad
@@ -65,7 +63,8 @@ public final class LockMethodRegistry {
      * @param defaultLease {@code distlock.defaults.lease-time}
      * @param redLockNodes whether {@code distlock.redlock.nodes} is set
      */
-    public LockMethodRegistry(BeanFactory beanFactory, Duration defaultWait, Duration defaultLease, boolean redLockNodes) {
+    public LockMethodRegistry(
+            BeanFactory beanFactory, Duration defaultWait, Duration defaultLease, boolean redLockNodes) {
         this.beanFactory = beanFactory;
         this.defaultWait = defaultWait;
         this.defaultLease = defaultLease;
@@ -86,35 +85,38 @@ public final class LockMethodRegistry {
             return;
         }
         Set<Class<?>> interfaces = ClassUtils.getAllInterfacesForClassAsSet(userClass);
-        ReflectionUtils.doWithMethods(userClass, method -> {
-            if (method.isBridge() || method.isSynthetic()) {
-                return;
-            }
-            boolean annotated = AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
-            String where = "@DistributedLock on " + ClassUtils.getShortName(userClass) + "." + method.getName()
-                    + signature(method);
-            int modifiers = method.getModifiers();
-            if (annotated && java.lang.reflect.Modifier.isStatic(modifiers)) {
-                throw new IllegalStateException(where + ": the method is static; proxies lock only instance "
-                        + "methods, so it would run without the lock");
-            }
-            if (java.lang.reflect.Modifier.isStatic(modifiers)) {
-                return;
-            }
-            if (annotated && !java.lang.reflect.Modifier.isPublic(modifiers)) {
-                throw new IllegalStateException(where + ": the method must be public; proxies lock only "
-                        + "public methods called from another bean, so it would run without the lock");
-            }
-            // A class-based proxy (Spring Boot's default, even for beans with interfaces) cannot override a
-            // final method: the call would reach the method unadvised.
-            if (annotated && java.lang.reflect.Modifier.isFinal(modifiers)) {
-                throw new IllegalStateException(where + ": the method is final; a class-based proxy cannot "
-                        + "override it, so it would run without the lock");
-            }
-            if (annotated || java.lang.reflect.Modifier.isPublic(method.getModifiers())) {
-                find(method, userClass);
-            }
-        }, method -> method.getDeclaringClass() != Object.class);
+        ReflectionUtils.doWithMethods(
+                userClass,
+                method -> {
+                    if (method.isBridge() || method.isSynthetic()) {
+                        return;
+                    }
+                    boolean annotated = AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
+                    String where = "@DistributedLock on " + ClassUtils.getShortName(userClass) + "." + method.getName()
+                            + signature(method);
+                    int modifiers = method.getModifiers();
+                    if (annotated && java.lang.reflect.Modifier.isStatic(modifiers)) {
+                        throw new IllegalStateException(where + ": the method is static; proxies lock only instance "
+                                + "methods, so it would run without the lock");
+                    }
+                    if (java.lang.reflect.Modifier.isStatic(modifiers)) {
+                        return;
+                    }
+                    if (annotated && !java.lang.reflect.Modifier.isPublic(modifiers)) {
+                        throw new IllegalStateException(where + ": the method must be public; proxies lock only "
+                                + "public methods called from another bean, so it would run without the lock");
+                    }
+                    // A class-based proxy (Spring Boot's default, even for beans with interfaces) cannot override a
+                    // final method: the call would reach the method unadvised.
+                    if (annotated && java.lang.reflect.Modifier.isFinal(modifiers)) {
+                        throw new IllegalStateException(where + ": the method is final; a class-based proxy cannot "
+                                + "override it, so it would run without the lock");
+                    }
+                    if (annotated || java.lang.reflect.Modifier.isPublic(method.getModifiers())) {
+                        find(method, userClass);
+                    }
+                },
+                method -> method.getDeclaringClass() != Object.class);
         for (Class<?> type : interfaces) {
             for (Method method : type.getMethods()) {
                 if (!method.isDefault() && !java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
@@ -149,14 +151,16 @@ public final class LockMethodRegistry {
         if (annotation == null && targetClass != null) {
             annotation = AnnotatedElementUtils.findMergedAnnotation(targetClass, DistributedLock.class);
         }
-        if (annotation == null || !java.lang.reflect.Modifier.isPublic(specific.getModifiers())
+        if (annotation == null
+                || !java.lang.reflect.Modifier.isPublic(specific.getModifiers())
                 || specific.getDeclaringClass() == Object.class) {
             return null;
         }
         Class<?> owner = targetClass != null ? targetClass : specific.getDeclaringClass();
         String description = ClassUtils.getShortName(ClassUtils.getUserClass(owner)) + "." + specific.getName();
         String where = "@DistributedLock on " + description + signature(specific);
-        String template = StringUtils.hasText(annotation.name()) ? resolvePlaceholders(annotation.name(), where, "name")
+        String template = StringUtils.hasText(annotation.name())
+                ? resolvePlaceholders(annotation.name(), where, "name")
                 : description;
         Expression key = parseChecked(annotation.key(), specific, where, "key");
         Expression condition = parseChecked(annotation.condition(), specific, where, "condition");
@@ -164,21 +168,26 @@ public final class LockMethodRegistry {
         Duration lease = duration(annotation.leaseTime(), defaultLease, where, "leaseTime");
         Duration minHold = duration(annotation.minHoldTime(), Duration.ZERO, where, "minHoldTime");
         if (minHold.isNegative()) {
-            throw new IllegalStateException(where + ": minHoldTime must be a positive duration, was '"
-                    + annotation.minHoldTime() + "'");
+            throw new IllegalStateException(
+                    where + ": minHoldTime must be a positive duration, was '" + annotation.minHoldTime() + "'");
         }
         if (!lease.isNegative() && lease.compareTo(minHold) < 0) {
-            throw new IllegalStateException(where + ": leaseTime " + lease + " is shorter than minHoldTime "
-                    + minHold + "; the lock would expire before the minimum hold ends");
+            throw new IllegalStateException(where + ": leaseTime " + lease + " is shorter than minHoldTime " + minHold
+                    + "; the lock would expire before the minimum hold ends");
         }
-        Class<? extends java.lang.annotation.Annotation> scheduled = annotationType(
-                "org.springframework.scheduling.annotation.Scheduled");
-        if (scheduled != null && !wait.isZero() && (AnnotatedElementUtils.hasAnnotation(specific, scheduled)
-                || AnnotatedElementUtils.hasAnnotation(specific,
-                        annotationType("org.springframework.scheduling.annotation.Schedules")))) {
-            logger.warn("{} is @Scheduled and waits {} for its lock: every instance runs the job in turn, one "
-                    + "after the other. Set waitTime = \"0\" to run it once per schedule, and minHoldTime longer "
-                    + "than the clock skew between instances", where, wait.isNegative() ? "without limit" : wait);
+        Class<? extends java.lang.annotation.Annotation> scheduled =
+                annotationType("org.springframework.scheduling.annotation.Scheduled");
+        if (scheduled != null
+                && !wait.isZero()
+                && (AnnotatedElementUtils.hasAnnotation(specific, scheduled)
+                        || AnnotatedElementUtils.hasAnnotation(
+                                specific, annotationType("org.springframework.scheduling.annotation.Schedules")))) {
+            logger.warn(
+                    "{} is @Scheduled and waits {} for its lock: every instance runs the job in turn, one "
+                            + "after the other. Set waitTime = \"0\" to run it once per schedule, and minHoldTime longer "
+                            + "than the clock skew between instances",
+                    where,
+                    wait.isNegative() ? "without limit" : wait);
         }
         if (!lease.isNegative() && lease.isZero()) {
             throw new IllegalStateException(where + ": leaseTime must be positive or -1 for the watchdog");
@@ -186,27 +195,40 @@ public final class LockMethodRegistry {
         LockMethod.Kind kind = kind(specific, where);
         checkCombinations(annotation, specific, where);
         Method fallback = fallback(annotation, specific, owner, where);
-        if (annotation.onFailure() == OnFailure.SKIP && specific.getReturnType().isPrimitive()
+        if (annotation.onFailure() == OnFailure.SKIP
+                && specific.getReturnType().isPrimitive()
                 && specific.getReturnType() != void.class) {
             throw new IllegalStateException(where + ": onFailure=SKIP cannot return a value of primitive type "
                     + specific.getReturnType().getName());
         }
-        Class<? extends java.lang.annotation.Annotation> async = annotationType(
-                "org.springframework.scheduling.annotation.Async");
+        Class<? extends java.lang.annotation.Annotation> async =
+                annotationType("org.springframework.scheduling.annotation.Async");
         if (async != null && AnnotatedElementUtils.hasAnnotation(specific, async)) {
-            logger.warn("{} also has @Async: the lock is taken on the executor thread, inside the @Async advice", where);
+            logger.warn(
+                    "{} also has @Async: the lock is taken on the executor thread, inside the @Async advice", where);
         }
-        return new LockMethod(specific, description, annotation, template, key, annotation.key(), condition, wait,
-                lease, fallback, kind, minHold, kind == LockMethod.Kind.ADAPTED ? adapter(specific.getReturnType()) : null);
+        return new LockMethod(
+                specific,
+                description,
+                annotation,
+                template,
+                key,
+                annotation.key(),
+                condition,
+                wait,
+                lease,
+                fallback,
+                kind,
+                minHold,
+                kind == LockMethod.Kind.ADAPTED ? adapter(specific.getReturnType()) : null);
     }
 
     @SuppressWarnings("unchecked")
     private static @Nullable Class<? extends java.lang.annotation.Annotation> annotationType(String name) {
         try {
-            return (Class<? extends java.lang.annotation.Annotation>) ClassUtils
-                    .forName(name, LockMethodRegistry.class.getClassLoader());
-        }
-        catch (ClassNotFoundException | LinkageError ex) {
+            return (Class<? extends java.lang.annotation.Annotation>)
+                    ClassUtils.forName(name, LockMethodRegistry.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError ex) {
             return null;
         }
     }
@@ -243,11 +265,11 @@ public final class LockMethodRegistry {
         return false;
     }
 
-    private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
-            LockMethodRegistry.class.getClassLoader());
+    private static final boolean REACTOR_PRESENT =
+            ClassUtils.isPresent("reactor.core.publisher.Mono", LockMethodRegistry.class.getClassLoader());
 
-    private static final boolean COROUTINES_REACTOR_PRESENT = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
-            LockMethodRegistry.class.getClassLoader());
+    private static final boolean COROUTINES_REACTOR_PRESENT =
+            ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", LockMethodRegistry.class.getClassLoader());
 
     /**
      * Decides how the lock follows the method's result. Only results whose end can be observed
@@ -318,16 +340,20 @@ public final class LockMethodRegistry {
         if (java.util.concurrent.Flow.Publisher.class.isAssignableFrom(type)) {
             return true;
         }
-        for (String name : new String[] { "org.reactivestreams.Publisher", "kotlinx.coroutines.flow.Flow",
-                "io.reactivex.rxjava3.core.Single", "io.reactivex.rxjava3.core.Maybe",
-                "io.reactivex.rxjava3.core.Completable", "io.reactivex.rxjava3.core.Observable" }) {
+        for (String name : new String[] {
+            "org.reactivestreams.Publisher",
+            "kotlinx.coroutines.flow.Flow",
+            "io.reactivex.rxjava3.core.Single",
+            "io.reactivex.rxjava3.core.Maybe",
+            "io.reactivex.rxjava3.core.Completable",
+            "io.reactivex.rxjava3.core.Observable"
+        }) {
             if (ClassUtils.isPresent(name, type.getClassLoader())) {
                 try {
                     if (ClassUtils.forName(name, type.getClassLoader()).isAssignableFrom(type)) {
                         return true;
                     }
-                }
-                catch (ClassNotFoundException | LinkageError ex) {
+                } catch (ClassNotFoundException | LinkageError ex) {
                     // not loadable from here: not this type
                 }
             }
@@ -338,8 +364,9 @@ public final class LockMethodRegistry {
     private static @Nullable Method fallback(DistributedLock annotation, Method method, Class<?> owner, String where) {
         if (annotation.onFailure() != OnFailure.FALLBACK) {
             if (StringUtils.hasText(annotation.fallback())) {
-                throw new IllegalStateException(where + ": fallback '" + annotation.fallback()
-                        + "' is set but onFailure is " + annotation.onFailure() + "; use onFailure = OnFailure.FALLBACK");
+                throw new IllegalStateException(
+                        where + ": fallback '" + annotation.fallback() + "' is set but onFailure is "
+                                + annotation.onFailure() + "; use onFailure = OnFailure.FALLBACK");
             }
             return null;
         }
@@ -348,13 +375,14 @@ public final class LockMethodRegistry {
         }
         Method fallback = ReflectionUtils.findMethod(owner, annotation.fallback(), method.getParameterTypes());
         if (fallback == null) {
-            throw new IllegalStateException(where + ": fallback method " + annotation.fallback()
-                    + signature(method) + " not found on " + owner.getName());
+            throw new IllegalStateException(where + ": fallback method " + annotation.fallback() + signature(method)
+                    + " not found on " + owner.getName());
         }
         if (!ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType())
                 .isAssignableFrom(ClassUtils.resolvePrimitiveIfNecessary(fallback.getReturnType()))) {
             throw new IllegalStateException(where + ": fallback method " + annotation.fallback() + " returns "
-                    + fallback.getReturnType().getName() + ", not " + method.getReturnType().getName());
+                    + fallback.getReturnType().getName() + ", not "
+                    + method.getReturnType().getName());
         }
         ReflectionUtils.makeAccessible(fallback);
         return fallback;
@@ -370,10 +398,11 @@ public final class LockMethodRegistry {
         }
         try {
             return DurationStyle.detectAndParse(resolved);
-        }
-        catch (IllegalArgumentException ex) {
-            throw new IllegalStateException(where + ": " + attribute + " '" + value
-                    + "' is not a duration (use e.g. \"5s\", \"500ms\", \"PT1M\" or \"-1\")", ex);
+        } catch (IllegalArgumentException ex) {
+            throw new IllegalStateException(
+                    where + ": " + attribute + " '" + value
+                            + "' is not a duration (use e.g. \"5s\", \"500ms\", \"PT1M\" or \"-1\")",
+                    ex);
         }
     }
 
@@ -384,10 +413,9 @@ public final class LockMethodRegistry {
         try {
             String resolved = configurable.resolveEmbeddedValue(value);
             return resolved != null ? resolved : value;
-        }
-        catch (IllegalArgumentException ex) {
-            throw new IllegalStateException(where + ": cannot resolve " + attribute + " '" + value + "': "
-                    + ex.getMessage(), ex);
+        } catch (IllegalArgumentException ex) {
+            throw new IllegalStateException(
+                    where + ": cannot resolve " + attribute + " '" + value + "': " + ex.getMessage(), ex);
         }
     }
 
@@ -399,10 +427,10 @@ public final class LockMethodRegistry {
         Expression expression;
         try {
             expression = parser.parseExpression(text);
-        }
-        catch (ParseException ex) {
-            throw new IllegalStateException("Invalid " + attribute + " expression '" + source + "' in " + where + ": "
-                    + ex.getSimpleMessage(), ex);
+        } catch (ParseException ex) {
+            throw new IllegalStateException(
+                    "Invalid " + attribute + " expression '" + source + "' in " + where + ": " + ex.getSimpleMessage(),
+                    ex);
         }
         if (expression instanceof SpelExpression spel) {
             check(spel.getAST(), allowedVariables(method), method, source, where, attribute);
@@ -410,8 +438,8 @@ public final class LockMethodRegistry {
         return expression;
     }
 
-    private void check(SpelNode node, Set<String> variables, Method method, String source, String where,
-            String attribute) {
+    private void check(
+            SpelNode node, Set<String> variables, Method method, String source, String where, String attribute) {
         if (node instanceof VariableReference) {
             String name = node.toStringAST().substring(1);
             if (!variables.contains(name)) {
@@ -448,7 +476,8 @@ public final class LockMethodRegistry {
     }
 
     private static String signature(Method method) {
-        return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
+        return Arrays.stream(method.getParameterTypes())
+                .map(Class::getSimpleName)
                 .collect(java.util.stream.Collectors.joining(", ", "(", ")"));
     }
 }

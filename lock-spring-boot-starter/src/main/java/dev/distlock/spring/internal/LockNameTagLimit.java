@@ -1,12 +1,11 @@
 package dev.distlock.spring.internal;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +47,13 @@ public final class LockNameTagLimit implements MeterFilter {
         }
         if (!warned) {
             warned = true;
-            logger.warn("More than {} lock names in metrics (distlock.metrics.max-names); further ones, such as "
-                    + "'{}', are tagged '{}'. Give LockTemplate a metrics name apart from the key, or raise the "
-                    + "limit", maxNames, name, OTHER);
+            logger.warn(
+                    "More than {} lock names in metrics (distlock.metrics.max-names); further ones, such as "
+                            + "'{}', are tagged '{}'. Give LockTemplate a metrics name apart from the key, or raise the "
+                            + "limit",
+                    maxNames,
+                    name,
+                    OTHER);
         }
         return id.replaceTags(Tags.of(id.getTagsAsIterable()).and(Tag.of("name", OTHER)));
     }

@@ -9,8 +9,7 @@ import dev.distlock.spring.LockType;
 public interface LockObserver {
 
     /** Observer that records nothing. */
-    LockObserver NO_OP = new LockObserver() {
-    };
+    LockObserver NO_OP = new LockObserver() {};
 
     /** Outcome of an acquisition. */
     enum Outcome {
@@ -32,8 +31,7 @@ public interface LockObserver {
      * @param name lock template
      * @param type lock type
      */
-    default void waitStarted(String name, LockType type) {
-    }
+    default void waitStarted(String name, LockType type) {}
 
     /**
      * An acquisition ended.
@@ -42,8 +40,7 @@ public interface LockObserver {
      * @param outcome how it ended
      * @param nanos how long it took
      */
-    default void acquireEnded(String name, LockType type, Outcome outcome, long nanos) {
-    }
+    default void acquireEnded(String name, LockType type, Outcome outcome, long nanos) {}
 
     /**
      * A hold ended.
@@ -51,14 +48,12 @@ public interface LockObserver {
      * @param type lock type
      * @param heldNanos how long it was held
      */
-    default void released(String name, LockType type, long heldNanos) {
-    }
+    default void released(String name, LockType type, long heldNanos) {}
 
     /**
      * A hold's lease was lost.
      * @param name lock template
      * @param type lock type
      */
-    default void leaseLost(String name, LockType type) {
-    }
+    default void leaseLost(String name, LockType type) {}
 }

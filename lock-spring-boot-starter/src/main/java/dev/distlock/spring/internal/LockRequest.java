@@ -1,9 +1,8 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.LockType;
 import java.time.Duration;
 import java.util.List;
-
-import dev.distlock.spring.LockType;
 
 /**
  * One resolved lock request.
@@ -17,8 +16,15 @@ import dev.distlock.spring.LockType;
  * @param description what runs under the lock, for messages
  * @param minHold shortest hold, counted from the acquisition; zero for none
  */
-public record LockRequest(String template, List<String> names, LockType type, boolean fenced, Duration waitTime,
-        Duration leaseTime, String description, Duration minHold) {
+public record LockRequest(
+        String template,
+        List<String> names,
+        LockType type,
+        boolean fenced,
+        Duration waitTime,
+        Duration leaseTime,
+        String description,
+        Duration minHold) {
 
     /**
      * Creates a request without a minimum hold.
@@ -30,8 +36,14 @@ public record LockRequest(String template, List<String> names, LockType type, bo
      * @param leaseTime lease; negative uses the watchdog
      * @param description what runs under the lock, for messages
      */
-    public LockRequest(String template, List<String> names, LockType type, boolean fenced, Duration waitTime,
-            Duration leaseTime, String description) {
+    public LockRequest(
+            String template,
+            List<String> names,
+            LockType type,
+            boolean fenced,
+            Duration waitTime,
+            Duration leaseTime,
+            String description) {
         this(template, names, type, fenced, waitTime, leaseTime, description, Duration.ZERO);
     }
 

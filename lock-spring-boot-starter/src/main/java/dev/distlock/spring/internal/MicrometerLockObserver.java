@@ -1,16 +1,14 @@
 package dev.distlock.spring.internal;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
+import dev.distlock.spring.LockType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-
-import dev.distlock.spring.LockType;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Records lock metrics in Micrometer: {@code distlock.acquire} (timer, tag {@code outcome}),
@@ -46,16 +44,22 @@ public final class MicrometerLockObserver implements LockObserver {
 
     @Override
     public void waitStarted(String name, LockType type) {
-        gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type).incrementAndGet();
+        gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type)
+                .incrementAndGet();
     }
 
     @Override
     public void acquireEnded(String name, LockType type, Outcome outcome, long nanos) {
-        gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type).decrementAndGet();
+        gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type)
+                .decrementAndGet();
         if (timers) {
-            Timer.builder("distlock.acquire").description("Time to acquire a lock, by outcome")
-                    .tag("name", name).tag("type", tag(type)).tag("outcome", outcome.tag())
-                    .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+            Timer.builder("distlock.acquire")
+                    .description("Time to acquire a lock, by outcome")
+                    .tag("name", name)
+                    .tag("type", tag(type))
+                    .tag("outcome", outcome.tag())
+                    .register(registry)
+                    .record(nanos, TimeUnit.NANOSECONDS);
         }
         if (outcome == Outcome.ACQUIRED) {
             gauge(active, "distlock.active", "Locks held now", name, type).incrementAndGet();
@@ -66,24 +70,34 @@ public final class MicrometerLockObserver implements LockObserver {
     public void released(String name, LockType type, long heldNanos) {
         gauge(active, "distlock.active", "Locks held now", name, type).decrementAndGet();
         if (timers) {
-            Timer.builder("distlock.held").description("How long locks were held")
-                    .tag("name", name).tag("type", tag(type))
-                    .register(registry).record(heldNanos, TimeUnit.NANOSECONDS);
+            Timer.builder("distlock.held")
+                    .description("How long locks were held")
+                    .tag("name", name)
+                    .tag("type", tag(type))
+                    .register(registry)
+                    .record(heldNanos, TimeUnit.NANOSECONDS);
         }
     }
 
     @Override
     public void leaseLost(String name, LockType type) {
-        Counter.builder("distlock.lease.lost").description("Holds whose lease was lost while the guarded code ran")
-                .tag("name", name).tag("type", tag(type)).register(registry).increment();
+        Counter.builder("distlock.lease.lost")
+                .description("Holds whose lease was lost while the guarded code ran")
+                .tag("name", name)
+                .tag("type", tag(type))
+                .register(registry)
+                .increment();
     }
 
-    private AtomicInteger gauge(Map<String, AtomicInteger> values, String meter, String description, String name,
-            LockType type) {
+    private AtomicInteger gauge(
+            Map<String, AtomicInteger> values, String meter, String description, String name, LockType type) {
         return values.computeIfAbsent(name + "\u0000" + type, key -> {
             AtomicInteger value = new AtomicInteger();
-            Gauge.builder(meter, value, AtomicInteger::get).description(description)
-                    .tag("name", name).tag("type", tag(type)).register(registry);
+            Gauge.builder(meter, value, AtomicInteger::get)
+                    .description(description)
+                    .tag("name", name)
+                    .tag("type", tag(type))
+                    .register(registry);
             return value;
         });
     }

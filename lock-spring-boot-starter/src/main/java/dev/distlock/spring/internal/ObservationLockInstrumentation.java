@@ -1,16 +1,14 @@
 package dev.distlock.spring.internal;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
-import org.jspecify.annotations.Nullable;
-
 import dev.distlock.spring.observation.DefaultLockAcquireObservationConvention;
 import dev.distlock.spring.observation.DefaultLockHeldObservationConvention;
 import dev.distlock.spring.observation.LockAcquireObservationConvention;
 import dev.distlock.spring.observation.LockHeldObservationConvention;
 import dev.distlock.spring.observation.LockObservationContext;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reports acquisitions and holds as the {@code distlock.acquire} and {@code distlock.held}
@@ -28,7 +26,8 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
      * @param acquireConvention custom convention of {@code distlock.acquire}, or {@code null} for the default
      * @param heldConvention custom convention of {@code distlock.held}, or {@code null} for the default
      */
-    public ObservationLockInstrumentation(ObservationRegistry registry,
+    public ObservationLockInstrumentation(
+            ObservationRegistry registry,
             @Nullable LockAcquireObservationConvention acquireConvention,
             @Nullable LockHeldObservationConvention heldConvention) {
         this.registry = registry;
@@ -55,9 +54,14 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
         String owner = Long.toString(ownerId);
         // The parent is taken now, on the caller's thread; the hold may end on another thread.
         Observation parent = registry.getCurrentObservation();
-        LockObservationContext acquireContext = new LockObservationContext(request.template(), request.type(), key, owner);
-        Observation acquire = Observation.createNotStarted(acquireConvention,
-                DefaultLockAcquireObservationConvention.INSTANCE, () -> acquireContext, registry).start();
+        LockObservationContext acquireContext =
+                new LockObservationContext(request.template(), request.type(), key, owner);
+        Observation acquire = Observation.createNotStarted(
+                        acquireConvention,
+                        DefaultLockAcquireObservationConvention.INSTANCE,
+                        () -> acquireContext,
+                        registry)
+                .start();
         return new Acquire() {
             @Override
             public Scope openScope() {
@@ -69,12 +73,16 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
             public Held acquired() {
                 acquireContext.setOutcome(LockObservationContext.Outcome.ACQUIRED);
                 acquire.stop();
-                LockObservationContext heldContext = new LockObservationContext(request.template(), request.type(), key,
-                        owner);
+                LockObservationContext heldContext =
+                        new LockObservationContext(request.template(), request.type(), key, owner);
                 heldContext.setOutcome(LockObservationContext.Outcome.ACQUIRED);
-                Observation held = Observation.createNotStarted(heldConvention,
-                        DefaultLockHeldObservationConvention.INSTANCE, () -> heldContext, registry)
-                        .parentObservation(parent).start();
+                Observation held = Observation.createNotStarted(
+                                heldConvention,
+                                DefaultLockHeldObservationConvention.INSTANCE,
+                                () -> heldContext,
+                                registry)
+                        .parentObservation(parent)
+                        .start();
                 AtomicBoolean stopped = new AtomicBoolean();
                 return () -> {
                     if (stopped.compareAndSet(false, true)) {
@@ -85,8 +93,10 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
 
             @Override
             public void ended(LockObserver.Outcome outcome, @Nullable Throwable error) {
-                acquireContext.setOutcome(outcome == LockObserver.Outcome.TIMEOUT ? LockObservationContext.Outcome.TIMEOUT
-                        : LockObservationContext.Outcome.ERROR);
+                acquireContext.setOutcome(
+                        outcome == LockObserver.Outcome.TIMEOUT
+                                ? LockObservationContext.Outcome.TIMEOUT
+                                : LockObservationContext.Outcome.ERROR);
                 if (error != null) {
                     acquire.error(error);
                 }

@@ -1,24 +1,22 @@
 package dev.distlock.spring.internal;
 
-import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-
-import org.aopalliance.intercept.MethodInvocation;
-import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Publisher;
-import org.springframework.aop.ProxyMethodInvocation;
-import org.springframework.core.CoroutinesUtils;
-import org.springframework.core.ReactiveAdapter;
-
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LeaseLostPolicy;
 import dev.distlock.spring.LockAcquisitionException;
 import dev.distlock.spring.LockContext;
 import dev.distlock.spring.LockLeaseExpiredException;
 import dev.distlock.spring.OnFailure;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.core.CoroutinesUtils;
+import org.springframework.core.ReactiveAdapter;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -33,21 +31,28 @@ import reactor.core.publisher.Sinks;
  */
 public final class ReactiveLockSupport {
 
-    Object invoke(MethodInvocation invocation, LockMethod lockMethod, LockRequest request, LockExecutor executor,
-            Object target, Object[] args) {
+    Object invoke(
+            MethodInvocation invocation,
+            LockMethod lockMethod,
+            LockRequest request,
+            LockExecutor executor,
+            Object target,
+            Object[] args) {
         Flux<Object> flux = Flux.usingWhen(
                 acquire(request, executor),
-                hold -> hold.isPresent() ? run(invocation, lockMethod, hold.get(), executor)
+                hold -> hold.isPresent()
+                        ? run(invocation, lockMethod, hold.get(), executor)
                         : failure(lockMethod, request, target, args),
                 hold -> release(hold, executor),
                 (hold, error) -> release(hold, executor),
                 hold -> release(hold, executor));
         ReactiveAdapter adapter = lockMethod.adapter();
-        boolean single = switch (lockMethod.kind()) {
-            case MONO, SUSPEND -> true;
-            case ADAPTED -> adapter != null && !adapter.isMultiValue();
-            default -> false;
-        };
+        boolean single =
+                switch (lockMethod.kind()) {
+                    case MONO, SUSPEND -> true;
+                    case ADAPTED -> adapter != null && !adapter.isMultiValue();
+                    default -> false;
+                };
         // Not Mono.from(flux): it cancels the source at the first value, which would skip the
         // lease check that ends the sequence and deliver the value of a method whose lease ran out.
         Publisher<Object> result = single ? flux.singleOrEmpty() : flux;
@@ -66,8 +71,7 @@ public final class ReactiveLockSupport {
             try {
                 // Started here, on the subscriber's thread: the acquisition's spans keep its parent.
                 pending = executor.tryAcquireAsync(request, RedisLock.newOwnerId());
-            }
-            catch (Throwable ex) {
+            } catch (Throwable ex) {
                 sink.error(ex);
                 return;
             }
@@ -102,15 +106,16 @@ public final class ReactiveLockSupport {
         });
     }
 
-    private static void releaseUnclaimed(AtomicReference<LockExecutor.@Nullable Hold> unclaimed, LockExecutor executor) {
+    private static void releaseUnclaimed(
+            AtomicReference<LockExecutor.@Nullable Hold> unclaimed, LockExecutor executor) {
         LockExecutor.Hold hold = unclaimed.getAndSet(null);
         if (hold != null) {
             executor.releaseAsync(hold);
         }
     }
 
-    private static Publisher<Object> run(MethodInvocation invocation, LockMethod lockMethod, LockExecutor.Hold hold,
-            LockExecutor executor) {
+    private static Publisher<Object> run(
+            MethodInvocation invocation, LockMethod lockMethod, LockExecutor.Hold hold, LockExecutor executor) {
         Sinks.Empty<Void> lost = Sinks.empty();
         hold.onLeaseLost(() -> lost.tryEmitEmpty());
         Publisher<Object> source;
@@ -120,11 +125,9 @@ public final class ReactiveLockSupport {
         LockContext context = LockContext.current();
         try {
             source = toPublisher(lockMethod, proceed(invocation));
-        }
-        catch (Throwable ex) {
+        } catch (Throwable ex) {
             return Flux.error(ex);
-        }
-        finally {
+        } finally {
             LockContext.restore(previous);
         }
         if (source == null) {
@@ -132,9 +135,10 @@ public final class ReactiveLockSupport {
         }
         return Flux.from(source)
                 .takeUntilOther(lost.asMono())
-                .concatWith(Mono.defer(() -> executor.isLeaseLost(hold) && executor.holds().policy() != LeaseLostPolicy.LOG
-                        ? Mono.error(new LockLeaseExpiredException(hold.name(), hold.request.description()))
-                        : Mono.empty()))
+                .concatWith(Mono.defer(
+                        () -> executor.isLeaseLost(hold) && executor.holds().policy() != LeaseLostPolicy.LOG
+                                ? Mono.error(new LockLeaseExpiredException(hold.name(), hold.request.description()))
+                                : Mono.empty()))
                 // Operators of the method's chain may run on any thread: ReactorLockContext.current()
                 // reads this, and context-propagation restores LockContext.current() from it.
                 .contextWrite(ctx -> ctx.put(LockContext.class, context));
@@ -169,13 +173,14 @@ public final class ReactiveLockSupport {
                     : DistributedLockInterceptor.invokeFallback(lockMethod, target, args);
             Publisher<Object> source = toPublisher(lockMethod, result);
             return source != null ? source : Flux.empty();
-        }
-        catch (Throwable ex) {
+        } catch (Throwable ex) {
             return Flux.error(ex);
         }
     }
 
     private static Mono<Void> release(Optional<LockExecutor.Hold> hold, LockExecutor executor) {
-        return hold.map(h -> Mono.fromCompletionStage(() -> executor.releaseAsync(h)).then()).orElse(Mono.empty());
+        return hold.map(h ->
+                        Mono.fromCompletionStage(() -> executor.releaseAsync(h)).then())
+                .orElse(Mono.empty());
     }
 }

@@ -1,8 +1,7 @@
 package dev.distlock.spring.internal;
 
-import java.util.List;
-
 import dev.distlock.core.LockClient;
+import java.util.List;
 
 /**
  * The clients of the independent masters of red locks ({@code distlock.redlock.nodes}).

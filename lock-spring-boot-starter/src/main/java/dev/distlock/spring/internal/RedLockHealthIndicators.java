@@ -1,19 +1,17 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
-
-import dev.distlock.core.LockClient;
-import dev.distlock.core.LockException;
 
 /**
  * Health of the red-lock nodes: one contributor per node, and a {@code quorum} contributor that is
@@ -26,8 +24,7 @@ public final class RedLockHealthIndicators {
     /** Status of a red-lock node that does not answer, while the quorum decides the aggregate. */
     public static final Status UNREACHABLE = new Status("UNREACHABLE", "The red-lock node does not answer PING");
 
-    private RedLockHealthIndicators() {
-    }
+    private RedLockHealthIndicators() {}
 
     /**
      * Builds the contributor of the red-lock nodes.
@@ -41,10 +38,13 @@ public final class RedLockHealthIndicators {
             LockClient client = clients.get(i);
             contributors.put("node-" + i, (HealthIndicator) () -> {
                 try {
-                    return Health.up().withDetail("latencyMillis", millis(client.ping())).build();
-                }
-                catch (LockException ex) {
-                    return Health.status(UNREACHABLE).withDetail("error", ex.getMessage()).build();
+                    return Health.up()
+                            .withDetail("latencyMillis", millis(client.ping()))
+                            .build();
+                } catch (LockException ex) {
+                    return Health.status(UNREACHABLE)
+                            .withDetail("error", ex.getMessage())
+                            .build();
                 }
             });
         }
@@ -59,16 +59,17 @@ public final class RedLockHealthIndicators {
                         try {
                             client.ping();
                             return true;
-                        }
-                        catch (LockException ex) {
+                        } catch (LockException ex) {
                             return false;
                         }
                     }))
                     .toList();
             long reachable = pings.stream().filter(CompletableFuture::join).count();
             Health.Builder builder = reachable >= quorum ? Health.up() : Health.down();
-            return builder.withDetail("reachable", reachable).withDetail("nodes", clients.size())
-                    .withDetail("quorum", quorum).build();
+            return builder.withDetail("reachable", reachable)
+                    .withDetail("nodes", clients.size())
+                    .withDetail("quorum", quorum)
+                    .build();
         };
     }
 

@@ -9,8 +9,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 final class TransactionReleaseSupport {
 
-    private TransactionReleaseSupport() {
-    }
+    private TransactionReleaseSupport() {}
 
     /**
      * Registers the release with the current transaction, if one is active.

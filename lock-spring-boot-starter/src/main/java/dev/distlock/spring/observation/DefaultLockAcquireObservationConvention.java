@@ -1,6 +1,5 @@
 package dev.distlock.spring.observation;
 
-
 import io.micrometer.common.KeyValues;
 
 /**
@@ -14,7 +13,8 @@ public class DefaultLockAcquireObservationConvention implements LockAcquireObser
     public static final String NAME = "distlock.acquire";
 
     /** Shared instance. */
-    public static final DefaultLockAcquireObservationConvention INSTANCE = new DefaultLockAcquireObservationConvention();
+    public static final DefaultLockAcquireObservationConvention INSTANCE =
+            new DefaultLockAcquireObservationConvention();
 
     @Override
     public String getName() {
@@ -29,15 +29,19 @@ public class DefaultLockAcquireObservationConvention implements LockAcquireObser
     @Override
     public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
         LockObservationContext.Outcome outcome = context.getOutcome();
-        return KeyValues.of(LockObservationKeys.LOCK_NAME, context.getLockName(),
-                LockObservationKeys.LOCK_TYPE, context.getLockType().kind().kindName(),
+        return KeyValues.of(
+                LockObservationKeys.LOCK_NAME,
+                context.getLockName(),
+                LockObservationKeys.LOCK_TYPE,
+                context.getLockType().kind().kindName(),
                 // An observation stopped without an outcome was abandoned by an unexpected failure.
-                LockObservationKeys.OUTCOME, outcome == null ? "error" : outcome.value());
+                LockObservationKeys.OUTCOME,
+                outcome == null ? "error" : outcome.value());
     }
 
     @Override
     public KeyValues getHighCardinalityKeyValues(LockObservationContext context) {
-        return KeyValues.of(LockObservationKeys.LOCK_KEY, context.getKey(), LockObservationKeys.LOCK_OWNER,
-                context.getOwner());
+        return KeyValues.of(
+                LockObservationKeys.LOCK_KEY, context.getKey(), LockObservationKeys.LOCK_OWNER, context.getOwner());
     }
 }

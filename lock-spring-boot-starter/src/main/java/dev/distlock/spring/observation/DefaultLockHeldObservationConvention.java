@@ -1,6 +1,5 @@
 package dev.distlock.spring.observation;
 
-
 import io.micrometer.common.KeyValues;
 
 /**
@@ -31,13 +30,16 @@ public class DefaultLockHeldObservationConvention implements LockHeldObservation
 
     @Override
     public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
-        return KeyValues.of(LockObservationKeys.LOCK_NAME, context.getLockName(),
-                LockObservationKeys.LOCK_TYPE, context.getLockType().kind().kindName());
+        return KeyValues.of(
+                LockObservationKeys.LOCK_NAME,
+                context.getLockName(),
+                LockObservationKeys.LOCK_TYPE,
+                context.getLockType().kind().kindName());
     }
 
     @Override
     public KeyValues getHighCardinalityKeyValues(LockObservationContext context) {
-        return KeyValues.of(LockObservationKeys.LOCK_KEY, context.getKey(), LockObservationKeys.LOCK_OWNER,
-                context.getOwner());
+        return KeyValues.of(
+                LockObservationKeys.LOCK_KEY, context.getKey(), LockObservationKeys.LOCK_OWNER, context.getOwner());
     }
 }

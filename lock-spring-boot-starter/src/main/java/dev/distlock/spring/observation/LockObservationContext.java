@@ -1,9 +1,8 @@
 package dev.distlock.spring.observation;
 
+import dev.distlock.spring.LockType;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
-
-import dev.distlock.spring.LockType;
 
 /**
  * Context of the {@code distlock.acquire} and {@code distlock.held} observations of one locked call.

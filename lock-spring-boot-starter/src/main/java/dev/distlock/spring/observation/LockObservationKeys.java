@@ -20,6 +20,5 @@ public final class LockObservationKeys {
     /** High cardinality: the owner id. */
     public static final String LOCK_OWNER = "lock.owner";
 
-    private LockObservationKeys() {
-    }
+    private LockObservationKeys() {}
 }

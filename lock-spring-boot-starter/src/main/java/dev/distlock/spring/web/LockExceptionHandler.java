@@ -1,5 +1,7 @@
 package dev.distlock.spring.web;
 
+import dev.distlock.spring.LockAcquisitionException;
+import dev.distlock.spring.LockShutdownException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -7,9 +9,6 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
-
-import dev.distlock.spring.LockAcquisitionException;
-import dev.distlock.spring.LockShutdownException;
 
 /**
  * Answers a {@link LockAcquisitionException} thrown in a Spring MVC request with {@code 423 Locked}

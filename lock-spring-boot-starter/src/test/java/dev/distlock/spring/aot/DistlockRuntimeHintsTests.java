@@ -1,9 +1,13 @@
 package dev.distlock.spring.aot;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.spring.LockedService;
+import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.DistlockRuntimeHints;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.generate.ClassNameGenerator;
 import org.springframework.aot.generate.DefaultGenerationContext;
@@ -17,12 +21,6 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.javapoet.ClassName;
 import org.springframework.util.ReflectionUtils;
 
-import dev.distlock.spring.LockedService;
-import dev.distlock.spring.internal.DistlockEndpoint;
-import dev.distlock.spring.internal.DistlockRuntimeHints;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Native-image hints: every Lua script and fragment, fallback methods, endpoint response types. */
 class DistlockRuntimeHintsTests {
 
@@ -30,9 +28,12 @@ class DistlockRuntimeHintsTests {
     void shouldCoverEveryScriptAndEveryFragment() throws Exception {
         RuntimeHints hints = new RuntimeHints();
         new DistlockRuntimeHints().registerHints(hints, getClass().getClassLoader());
-        assertThat(scriptResources()).allSatisfy(path -> assertThat(RuntimeHintsPredicates.resource().forResource(path))
-                .as(path).accepts(hints));
-        assertThat(RuntimeHintsPredicates.resource().forResource("dev/distlock/core/scripts/notes.txt")).rejects(hints);
+        assertThat(scriptResources())
+                .allSatisfy(path -> assertThat(RuntimeHintsPredicates.resource().forResource(path))
+                        .as(path)
+                        .accepts(hints));
+        assertThat(RuntimeHintsPredicates.resource().forResource("dev/distlock/core/scripts/notes.txt"))
+                .rejects(hints);
     }
 
     @Test
@@ -40,21 +41,30 @@ class DistlockRuntimeHintsTests {
         GenericApplicationContext context = new GenericApplicationContext();
         context.registerBean("lockedService", LockedService.class);
         DefaultGenerationContext generation = new DefaultGenerationContext(
-                new ClassNameGenerator(ClassName.get(getClass().getPackageName(), "TestApp")), new InMemoryGeneratedFiles());
+                new ClassNameGenerator(ClassName.get(getClass().getPackageName(), "TestApp")),
+                new InMemoryGeneratedFiles());
         new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
         RuntimeHints hints = generation.getRuntimeHints();
 
         Method fallback = ReflectionUtils.findMethod(LockedService.class, "busy", String.class);
         Method locked = ReflectionUtils.findMethod(LockedService.class, "withFallback", String.class);
-        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(fallback)).accepts(hints);
-        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(locked)).rejects(hints);
-        assertThat(RuntimeHintsPredicates.reflection().onType(LockedService.class)).accepts(hints);
-        assertThat(scriptResources()).allSatisfy(path -> assertThat(RuntimeHintsPredicates.resource().forResource(path))
-                .as(path).accepts(hints));
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(fallback))
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(locked))
+                .rejects(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(LockedService.class))
+                .accepts(hints);
+        assertThat(scriptResources())
+                .allSatisfy(path -> assertThat(RuntimeHintsPredicates.resource().forResource(path))
+                        .as(path)
+                        .accepts(hints));
         Method clientId = ReflectionUtils.findMethod(DistlockEndpoint.LocksReport.class, "clientId");
-        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(clientId)).accepts(hints);
-        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpoint.LockState.class)).accepts(hints);
-        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpoint.ForceUnlockResult.class)).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(clientId))
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpoint.LockState.class))
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpoint.ForceUnlockResult.class))
+                .accepts(hints);
     }
 
     /** Every script file lock-core ships and every fragment file, as class-path resource paths. */

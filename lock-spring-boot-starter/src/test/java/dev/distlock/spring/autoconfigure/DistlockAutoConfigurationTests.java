@@ -1,24 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
-import java.io.InputStream;
-import java.lang.reflect.Method;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.test.context.FilteredClassLoader;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.core.annotation.AnnotatedElementUtils;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.spring.LockTemplate;
@@ -32,28 +14,54 @@ import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.MicrometerLockObserver;
 import dev.distlock.spring.internal.ReactiveLockSupport;
 import dev.distlock.spring.internal.RedLockClients;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class DistlockAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class,
-                    DistlockAspectAutoConfiguration.class, DistlockMetricsAutoConfiguration.class,
-                    DistlockHealthAutoConfiguration.class, DistlockEndpointAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    DistlockAutoConfiguration.class,
+                    DistlockAspectAutoConfiguration.class,
+                    DistlockMetricsAutoConfiguration.class,
+                    DistlockHealthAutoConfiguration.class,
+                    DistlockEndpointAutoConfiguration.class))
             .withPropertyValues("management.endpoints.web.exposure.include=distlock");
 
     @Test
     void whenDefaultsThenEveryBeanIsCreated() {
         runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
-            assertThat(context).hasSingleBean(LockClient.class).hasSingleBean(LockTemplate.class)
-                    .hasSingleBean(DistributedLockAdvisor.class).hasSingleBean(LockExecutor.class)
-                    .hasSingleBean(ActiveHolds.class).hasSingleBean(LockFactory.class)
-                    .hasSingleBean(RedLockClients.class).hasSingleBean(ReactiveLockSupport.class)
-                    .hasSingleBean(MicrometerLockObserver.class).hasSingleBean(DistlockHealthIndicator.class)
-                    .hasBean("distlockHealthContributor").hasSingleBean(DistlockEndpoint.class)
+            assertThat(context)
+                    .hasSingleBean(LockClient.class)
+                    .hasSingleBean(LockTemplate.class)
+                    .hasSingleBean(DistributedLockAdvisor.class)
+                    .hasSingleBean(LockExecutor.class)
+                    .hasSingleBean(ActiveHolds.class)
+                    .hasSingleBean(LockFactory.class)
+                    .hasSingleBean(RedLockClients.class)
+                    .hasSingleBean(ReactiveLockSupport.class)
+                    .hasSingleBean(MicrometerLockObserver.class)
+                    .hasSingleBean(DistlockHealthIndicator.class)
+                    .hasBean("distlockHealthContributor")
+                    .hasSingleBean(DistlockEndpoint.class)
                     .hasSingleBean(DistlockConnectionDetails.class);
             LockClient client = context.getBean(LockClient.class);
             assertThat(client.getOptions().uri()).isEqualTo("redis://localhost:6379");
@@ -64,18 +72,28 @@ class DistlockAutoConfigurationTests {
 
     @Test
     void whenDisabledThenNothingIsCreated() {
-        runner.withPropertyValues("distlock.enabled=false").withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-                .run(context -> assertThat(context).doesNotHaveBean(LockClient.class)
-                        .doesNotHaveBean(LockTemplate.class).doesNotHaveBean(DistributedLockAdvisor.class)
-                        .doesNotHaveBean(LockObserver.class).doesNotHaveBean(DistlockHealthIndicator.class)
+        runner.withPropertyValues("distlock.enabled=false")
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .run(context -> assertThat(context)
+                        .doesNotHaveBean(LockClient.class)
+                        .doesNotHaveBean(LockTemplate.class)
+                        .doesNotHaveBean(DistributedLockAdvisor.class)
+                        .doesNotHaveBean(LockObserver.class)
+                        .doesNotHaveBean(DistlockHealthIndicator.class)
                         .doesNotHaveBean(DistlockEndpoint.class));
     }
 
     @Test
     void whenPropertiesSetThenClientUsesThem() {
-        runner.withPropertyValues("distlock.redis.url=redis://cache.example:6380/2", "distlock.redis.password=s3cr:t",
-                "distlock.redis.username=app", "distlock.redis.ssl=true", "distlock.redis.timeout=750ms",
-                "distlock.redis.client-name=orders", "distlock.key-prefix=app:", "distlock.watchdog-timeout=12s")
+        runner.withPropertyValues(
+                        "distlock.redis.url=redis://cache.example:6380/2",
+                        "distlock.redis.password=s3cr:t",
+                        "distlock.redis.username=app",
+                        "distlock.redis.ssl=true",
+                        "distlock.redis.timeout=750ms",
+                        "distlock.redis.client-name=orders",
+                        "distlock.key-prefix=app:",
+                        "distlock.watchdog-timeout=12s")
                 .run(context -> {
                     var options = context.getBean(LockClient.class).getOptions();
                     assertThat(options.uri()).isEqualTo("rediss://cache.example:6380/2");
@@ -92,13 +110,16 @@ class DistlockAutoConfigurationTests {
     @Test
     void whenDatabaseOverridesUrlThenItIsUsed() {
         runner.withPropertyValues("distlock.redis.url=redis://h:1/3", "distlock.redis.database=5")
-                .run(context -> assertThat(context.getBean(LockClient.class).getOptions().uri()).isEqualTo("redis://h:1/5"));
+                .run(context -> assertThat(
+                                context.getBean(LockClient.class).getOptions().uri())
+                        .isEqualTo("redis://h:1/5"));
     }
 
     @Test
     void whenSentinelSetThenClientUsesSentinel() {
-        runner.withPropertyValues("distlock.redis.sentinel.master=mymaster",
-                "distlock.redis.sentinel.nodes=s1:26379,s2:26380").run(context -> {
+        runner.withPropertyValues(
+                        "distlock.redis.sentinel.master=mymaster", "distlock.redis.sentinel.nodes=s1:26379,s2:26380")
+                .run(context -> {
                     var options = context.getBean(LockClient.class).getOptions();
                     assertThat(options.sentinelMaster()).isEqualTo("mymaster");
                     assertThat(options.sentinelNodes()).containsExactly("redis://s1:26379", "redis://s2:26380");
@@ -108,21 +129,28 @@ class DistlockAutoConfigurationTests {
     @Test
     void whenClusterSetThenClientUsesCluster() {
         runner.withPropertyValues("distlock.redis.cluster.nodes=c1:7000,redis://c2:7001")
-                .run(context -> assertThat(context.getBean(LockClient.class).getOptions().clusterNodes())
+                .run(context -> assertThat(
+                                context.getBean(LockClient.class).getOptions().clusterNodes())
                         .containsExactly("redis://c1:7000", "redis://c2:7001"));
     }
 
     @Test
     void whenRedlockNodesSetThenOneClientPerNode() {
         runner.withPropertyValues("distlock.redlock.nodes=redis://a:1,redis://b:2,redis://c:3")
-                .run(context -> assertThat(context.getBean(RedLockClients.class).clients()).hasSize(3)
-                        .extracting(c -> c.getOptions().uri()).containsExactly("redis://a:1", "redis://b:2", "redis://c:3"));
+                .run(context -> assertThat(context.getBean(RedLockClients.class).clients())
+                        .hasSize(3)
+                        .extracting(c -> c.getOptions().uri())
+                        .containsExactly("redis://a:1", "redis://b:2", "redis://c:3"));
     }
 
     @Test
     void whenSpringDataRedisPropertiesSetThenTheyAreUsed() {
-        runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class)).withPropertyValues("spring.data.redis.host=redis.internal", "spring.data.redis.port=6390",
-                "spring.data.redis.database=4", "spring.data.redis.password=pw")
+        runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+                .withPropertyValues(
+                        "spring.data.redis.host=redis.internal",
+                        "spring.data.redis.port=6390",
+                        "spring.data.redis.database=4",
+                        "spring.data.redis.password=pw")
                 .run(context -> {
                     var options = context.getBean(LockClient.class).getOptions();
                     assertThat(options.uri()).isEqualTo("redis://redis.internal:6390/4");
@@ -134,43 +162,53 @@ class DistlockAutoConfigurationTests {
     void whenSpringDataRedisUrlSetThenItIsUsed() {
         runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.url=redis://data:6391")
-                .run(context -> assertThat(context.getBean(LockClient.class).getOptions().uri()).isEqualTo("redis://data:6391"));
+                .run(context -> assertThat(
+                                context.getBean(LockClient.class).getOptions().uri())
+                        .isEqualTo("redis://data:6391"));
     }
 
     @Test
     void whenDataRedisConnectionDetailsPresentThenTheyAreUsed() {
         runner.withBean(DataRedisConnectionDetails.class, () -> new DataRedisConnectionDetails() {
-            @Override
-            public Standalone getStandalone() {
-                return Standalone.of("container", 32768, 1);
-            }
-        }).run(context -> assertThat(context.getBean(LockClient.class).getOptions().uri())
-                .isEqualTo("redis://container:32768/1"));
+                    @Override
+                    public Standalone getStandalone() {
+                        return Standalone.of("container", 32768, 1);
+                    }
+                })
+                .run(context -> assertThat(
+                                context.getBean(LockClient.class).getOptions().uri())
+                        .isEqualTo("redis://container:32768/1"));
     }
 
     @Test
     void whenDistlockRedisAndSpringDataRedisSetThenDistlockWins() {
         runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.host=other", "distlock.redis.url=redis://mine:6379")
-                .run(context -> assertThat(context.getBean(LockClient.class).getOptions().uri()).isEqualTo("redis://mine:6379"));
+                .run(context -> assertThat(
+                                context.getBean(LockClient.class).getOptions().uri())
+                        .isEqualTo("redis://mine:6379"));
     }
 
     @Test
     void whenCustomizerPresentThenItAdjustsTheOptions() {
         runner.withBean(DistlockClientCustomizer.class, () -> builder -> builder.keyPrefix("custom:"))
-                .run(context -> assertThat(context.getBean(LockClient.class).getOptions().keyPrefix()).isEqualTo("custom:"));
+                .run(context -> assertThat(
+                                context.getBean(LockClient.class).getOptions().keyPrefix())
+                        .isEqualTo("custom:"));
     }
 
     @Test
     void whenUserDefinesLockClientThenAutoConfiguredOneBacksOff() {
         runner.withBean("myClient", LockClient.class, () -> LockClient.create("redis://user-defined:1"))
-                .run(context -> assertThat(context.getBean(LockClient.class).getOptions().uri()).isEqualTo("redis://user-defined:1"));
+                .run(context -> assertThat(
+                                context.getBean(LockClient.class).getOptions().uri())
+                        .isEqualTo("redis://user-defined:1"));
     }
 
     @Test
     void whenUserDefinesLockTemplateThenAutoConfiguredOneBacksOff() {
-        LockTemplate mine = new dev.distlock.spring.internal.DefaultLockTemplate(null, java.time.Duration.ZERO,
-                java.time.Duration.ZERO);
+        LockTemplate mine = new dev.distlock.spring.internal.DefaultLockTemplate(
+                null, java.time.Duration.ZERO, java.time.Duration.ZERO);
         runner.withBean("myTemplate", LockTemplate.class, () -> mine)
                 .run(context -> assertThat(context.getBean(LockTemplate.class)).isSameAs(mine));
     }
@@ -178,11 +216,16 @@ class DistlockAutoConfigurationTests {
     @Test
     void whenBeanMethodsAreInspectedThenEveryOneBacksOffForAUserBean() {
         List<String> missing = new ArrayList<>();
-        for (Class<?> configuration : List.of(DistlockAutoConfiguration.class, DistlockAspectAutoConfiguration.class,
-                DistlockAspectAutoConfiguration.ReactorConfiguration.class, DistlockMetricsAutoConfiguration.class,
-                DistlockHealthAutoConfiguration.class, DistlockEndpointAutoConfiguration.class,
+        for (Class<?> configuration : List.of(
+                DistlockAutoConfiguration.class,
+                DistlockAspectAutoConfiguration.class,
+                DistlockAspectAutoConfiguration.ReactorConfiguration.class,
+                DistlockMetricsAutoConfiguration.class,
+                DistlockHealthAutoConfiguration.class,
+                DistlockEndpointAutoConfiguration.class,
                 DistlockAutoConfiguration.DataRedisConnectionDetailsConfiguration.class,
-                DistlockWebMvcAutoConfiguration.class, DistlockEventsAutoConfiguration.class)) {
+                DistlockWebMvcAutoConfiguration.class,
+                DistlockEventsAutoConfiguration.class)) {
             for (Method method : configuration.getDeclaredMethods()) {
                 if (AnnotatedElementUtils.hasAnnotation(method, Bean.class)
                         && !AnnotatedElementUtils.hasAnnotation(method, ConditionalOnMissingBean.class)
@@ -209,34 +252,39 @@ class DistlockAutoConfigurationTests {
 
     @Test
     void whenEndpointNotExposedThenItIsNotCreated() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class,
-                DistlockEndpointAutoConfiguration.class))
+        new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockEndpointAutoConfiguration.class))
                 .run(context -> assertThat(context).doesNotHaveBean(DistlockEndpoint.class));
     }
 
     @Test
     void whenNoMeterRegistryThenNoMetrics() {
-        runner.run(context -> assertThat(context).doesNotHaveBean(LockObserver.class).hasSingleBean(LockTemplate.class));
+        runner.run(context ->
+                assertThat(context).doesNotHaveBean(LockObserver.class).hasSingleBean(LockTemplate.class));
     }
 
     @Test
     void whenNoMicrometerThenNoMetrics() {
         runner.withClassLoader(new FilteredClassLoader("io.micrometer"))
-                .run(context -> assertThat(context).doesNotHaveBean(LockObserver.class).hasSingleBean(LockClient.class));
+                .run(context ->
+                        assertThat(context).doesNotHaveBean(LockObserver.class).hasSingleBean(LockClient.class));
     }
 
     @Test
     void whenNoActuatorThenNoEndpointAndNoHealth() {
         runner.withClassLoader(new FilteredClassLoader(Endpoint.class, HealthIndicator.class))
-                .run(context -> assertThat(context).doesNotHaveBean(DistlockEndpoint.class)
-                        .doesNotHaveBean(DistlockHealthIndicator.class).hasSingleBean(LockTemplate.class));
+                .run(context -> assertThat(context)
+                        .doesNotHaveBean(DistlockEndpoint.class)
+                        .doesNotHaveBean(DistlockHealthIndicator.class)
+                        .hasSingleBean(LockTemplate.class));
     }
 
     @Test
     void whenNoReactorThenNoReactiveSupport() {
-        runner.withClassLoader(new FilteredClassLoader("reactor.core"))
-                .run(context -> assertThat(context).doesNotHaveBean(ReactiveLockSupport.class)
-                        .hasSingleBean(DistributedLockAdvisor.class));
+        runner.withClassLoader(new FilteredClassLoader("reactor.core")).run(context -> assertThat(context)
+                .doesNotHaveBean(ReactiveLockSupport.class)
+                .hasSingleBean(DistributedLockAdvisor.class));
     }
 
     @Test
@@ -245,28 +293,37 @@ class DistlockAutoConfigurationTests {
                 .withBean(dev.distlock.spring.LockedService.class)
                 .withBean("keyBean", dev.distlock.spring.LockedService.KeyBean.class)
                 .run(context -> {
-                    assertThat(context).hasSingleBean(DistributedLockAdvisor.class)
+                    assertThat(context)
+                            .hasSingleBean(DistributedLockAdvisor.class)
                             .hasBean("org.springframework.aop.config.internalAutoProxyCreator");
                     assertThat(org.springframework.aop.support.AopUtils.isAopProxy(
-                            context.getBean(dev.distlock.spring.LockedService.class))).isTrue();
+                                    context.getBean(dev.distlock.spring.LockedService.class)))
+                            .isTrue();
                 });
     }
 
     @Test
     void whenAspectOrderSetThenAdvisorUsesIt() {
-        runner.withPropertyValues("distlock.aspect.order=42")
-                .run(context -> assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42));
+        runner.withPropertyValues("distlock.aspect.order=42").run(context -> assertThat(
+                        context.getBean(DistributedLockAdvisor.class).getOrder())
+                .isEqualTo(42));
     }
 
     @Test
     void whenFailFastAndRedisUnreachableThenStartupFailsClearly() {
         int port = dev.distlock.core.test.RedisServers.freePort();
-        runner.withPropertyValues("distlock.fail-fast=true", "distlock.redis.url=redis://127.0.0.1:" + port,
-                "distlock.redis.timeout=500ms")
-                .run(context -> assertThat(context).hasFailed().getFailure()
-                        .rootCause().isNotNull()
+        runner.withPropertyValues(
+                        "distlock.fail-fast=true",
+                        "distlock.redis.url=redis://127.0.0.1:" + port,
+                        "distlock.redis.timeout=500ms")
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .isNotNull()
                         .satisfies(ex -> assertThat(context.getStartupFailure())
-                                .hasStackTraceContaining("Redis is unreachable (distlock.redis) and distlock.fail-fast=true")));
+                                .hasStackTraceContaining(
+                                        "Redis is unreachable (distlock.redis) and distlock.fail-fast=true")));
     }
 
     @Test
@@ -277,7 +334,8 @@ class DistlockAutoConfigurationTests {
     }
 
     private String deprecation(String name) throws Exception {
-        try (InputStream in = getClass().getClassLoader()
+        try (InputStream in = getClass()
+                .getClassLoader()
                 .getResourceAsStream("META-INF/additional-spring-configuration-metadata.json")) {
             for (JsonNode property : JsonMapper.builder().build().readTree(in).get("properties")) {
                 if (property.get("name").asText().equals(name)) {
@@ -293,7 +351,8 @@ class DistlockAutoConfigurationTests {
         JsonMapper mapper = JsonMapper.builder().build();
         List<String> undocumented = new ArrayList<>();
         int count = 0;
-        for (String resource : List.of("META-INF/spring-configuration-metadata.json",
+        for (String resource : List.of(
+                "META-INF/spring-configuration-metadata.json",
                 "META-INF/additional-spring-configuration-metadata.json")) {
             try (InputStream in = getClass().getClassLoader().getResourceAsStream(resource)) {
                 assertThat(in).as(resource).isNotNull();
@@ -302,7 +361,8 @@ class DistlockAutoConfigurationTests {
                     String name = property.get("name").asText();
                     if (name.startsWith("distlock.")) {
                         count++;
-                        if (!property.has("description") || property.get("description").asText().isBlank()) {
+                        if (!property.has("description")
+                                || property.get("description").asText().isBlank()) {
                             undocumented.add(name);
                         }
                     }
@@ -311,7 +371,8 @@ class DistlockAutoConfigurationTests {
         }
         assertThat(count).isGreaterThanOrEqualTo(20);
         assertThat(undocumented).isEmpty();
-        assertThat(deprecation("distlock.endpoint.force-unlock-enabled")).isEqualTo("management.endpoint.distlock.access");
+        assertThat(deprecation("distlock.endpoint.force-unlock-enabled"))
+                .isEqualTo("management.endpoint.distlock.access");
         assertThat(deprecation("distlock.redis.ssl")).isEqualTo("distlock.redis.ssl.enabled");
         assertThat(Map.of()).isEmpty();
     }

@@ -1,7 +1,13 @@
 package dev.distlock.spring.autoconfigure;
 
-import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.LockListener;
+import dev.distlock.spring.internal.DistlockLockListener;
+import dev.distlock.spring.internal.RedLockClients;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -10,20 +16,12 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDeta
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.distlock.core.LockClient;
-import dev.distlock.core.LockClientOptions;
-import dev.distlock.core.LockListener;
-import dev.distlock.spring.internal.DistlockLockListener;
-import dev.distlock.spring.internal.RedLockClients;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Where the client connects: one condition per test. */
 class DistlockConnectionDetailsTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SslAutoConfiguration.class,
-                    DistlockAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(
+                    DataRedisAutoConfiguration.class, SslAutoConfiguration.class, DistlockAutoConfiguration.class));
 
     private static LockClientOptions options(org.springframework.context.ApplicationContext context) {
         return context.getBean(LockClient.class).getOptions();
@@ -32,7 +30,8 @@ class DistlockConnectionDetailsTests {
     @Test
     void whenNothingIsSetThenBootsDefaultsAreAdaptedToLocalhost() {
         runner.run(context -> {
-            assertThat(context).hasSingleBean(DistlockConnectionDetails.class)
+            assertThat(context)
+                    .hasSingleBean(DistlockConnectionDetails.class)
                     .hasSingleBean(DataRedisDistlockConnectionDetails.class);
             assertThat(options(context).uri()).isEqualTo("redis://localhost:6379");
             assertThat(options(context).ssl()).isFalse();
@@ -41,8 +40,9 @@ class DistlockConnectionDetailsTests {
 
     @Test
     void whenSpringDataRedisIsAbsentThenPropertiesDetailsDefaultToLocalhost() {
-        runner.withClassLoader(new FilteredClassLoader("org.springframework.data.redis",
-                "org.springframework.boot.data.redis")).run(context -> {
+        runner.withClassLoader(new FilteredClassLoader(
+                        "org.springframework.data.redis", "org.springframework.boot.data.redis"))
+                .run(context -> {
                     assertThat(context).hasSingleBean(PropertiesDistlockConnectionDetails.class);
                     assertThat(options(context).uri()).isEqualTo("redis://localhost:6379");
                 });
@@ -50,16 +50,21 @@ class DistlockConnectionDetailsTests {
 
     @Test
     void whenDistlockUrlIsSetThenItWinsOverBootsRedis() {
-        runner.withPropertyValues("spring.data.redis.host=boot", "distlock.redis.url=redis://mine:6390/3").run(context -> {
-            assertThat(context).hasSingleBean(PropertiesDistlockConnectionDetails.class);
-            assertThat(options(context).uri()).isEqualTo("redis://mine:6390/3");
-        });
+        runner.withPropertyValues("spring.data.redis.host=boot", "distlock.redis.url=redis://mine:6390/3")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(PropertiesDistlockConnectionDetails.class);
+                    assertThat(options(context).uri()).isEqualTo("redis://mine:6390/3");
+                });
     }
 
     @Test
     void whenOnlyBootsRedisIsSetThenItsSettingsAreUsed() {
-        runner.withPropertyValues("spring.data.redis.host=boot", "spring.data.redis.port=6391",
-                "spring.data.redis.database=2", "spring.data.redis.username=u", "spring.data.redis.password=p")
+        runner.withPropertyValues(
+                        "spring.data.redis.host=boot",
+                        "spring.data.redis.port=6391",
+                        "spring.data.redis.database=2",
+                        "spring.data.redis.username=u",
+                        "spring.data.redis.password=p")
                 .run(context -> {
                     LockClientOptions options = options(context);
                     assertThat(options.uri()).isEqualTo("redis://boot:6391/2");
@@ -80,7 +85,9 @@ class DistlockConnectionDetailsTests {
     @Test
     void whenBootsMasterReplicaIsSetThenStartupFailsSayingWhatToDo() {
         runner.withPropertyValues("spring.data.redis.masterreplica.nodes=m:6379,r:6380")
-                .run(context -> assertThat(context).hasFailed().getFailure()
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
                         .hasStackTraceContaining("static master/replica setup")
                         .hasStackTraceContaining("Set distlock.redis.url to the master"));
     }
@@ -101,8 +108,12 @@ class DistlockConnectionDetailsTests {
 
     @Test
     void whenDistlockOverridesAreSetThenTheyReplaceTheUrls() {
-        runner.withPropertyValues("distlock.redis.url=rediss://a:b@h:1/3", "distlock.redis.username=app",
-                "distlock.redis.password=pw", "distlock.redis.database=5", "distlock.redis.ssl.enabled=false")
+        runner.withPropertyValues(
+                        "distlock.redis.url=rediss://a:b@h:1/3",
+                        "distlock.redis.username=app",
+                        "distlock.redis.password=pw",
+                        "distlock.redis.database=5",
+                        "distlock.redis.ssl.enabled=false")
                 .run(context -> {
                     LockClientOptions options = options(context);
                     assertThat(options.uri()).isEqualTo("redis://h:1/5");
@@ -114,11 +125,12 @@ class DistlockConnectionDetailsTests {
 
     @Test
     void whenDistlockUrlCarriesCredentialsThenTheyAreUsed() {
-        runner.withPropertyValues("distlock.redis.url=rediss://us%40er:p%3Ass@h:1").run(context -> {
-            assertThat(options(context).username()).isEqualTo("us@er");
-            assertThat(options(context).password()).isEqualTo("p:ss");
-            assertThat(options(context).ssl()).isTrue();
-        });
+        runner.withPropertyValues("distlock.redis.url=rediss://us%40er:p%3Ass@h:1")
+                .run(context -> {
+                    assertThat(options(context).username()).isEqualTo("us@er");
+                    assertThat(options(context).password()).isEqualTo("p:ss");
+                    assertThat(options(context).ssl()).isTrue();
+                });
     }
 
     @Test
@@ -135,9 +147,14 @@ class DistlockConnectionDetailsTests {
 
     @Test
     void whenDistlockSentinelIsSetThenSentinelAndDataNodeSettingsAreUsed() {
-        runner.withPropertyValues("distlock.redis.sentinel.master=mymaster", "distlock.redis.sentinel.nodes=s1:26379",
-                "distlock.redis.sentinel.password=spw", "distlock.redis.password=pw", "distlock.redis.database=4",
-                "distlock.redis.ssl.enabled=true").run(context -> {
+        runner.withPropertyValues(
+                        "distlock.redis.sentinel.master=mymaster",
+                        "distlock.redis.sentinel.nodes=s1:26379",
+                        "distlock.redis.sentinel.password=spw",
+                        "distlock.redis.password=pw",
+                        "distlock.redis.database=4",
+                        "distlock.redis.ssl.enabled=true")
+                .run(context -> {
                     LockClientOptions options = options(context);
                     assertThat(options.sentinelMaster()).isEqualTo("mymaster");
                     assertThat(options.sentinelNodes()).containsExactly("rediss://:spw@s1:26379");
@@ -149,10 +166,11 @@ class DistlockConnectionDetailsTests {
 
     @Test
     void whenDistlockClusterNodesUseRedissThenTheClusterUsesTls() {
-        runner.withPropertyValues("distlock.redis.cluster.nodes=rediss://c1:7000,c2:7001").run(context -> {
-            assertThat(options(context).clusterNodes()).containsExactly("rediss://c1:7000", "rediss://c2:7001");
-            assertThat(options(context).ssl()).isTrue();
-        });
+        runner.withPropertyValues("distlock.redis.cluster.nodes=rediss://c1:7000,c2:7001")
+                .run(context -> {
+                    assertThat(options(context).clusterNodes()).containsExactly("rediss://c1:7000", "rediss://c2:7001");
+                    assertThat(options(context).ssl()).isTrue();
+                });
     }
 
     @Test
@@ -168,8 +186,10 @@ class DistlockConnectionDetailsTests {
                     public String getPassword() {
                         return "container-pw";
                     }
-                }).run(context -> {
-                    assertThat(context).hasSingleBean(DistlockConnectionDetails.class)
+                })
+                .run(context -> {
+                    assertThat(context)
+                            .hasSingleBean(DistlockConnectionDetails.class)
                             .doesNotHaveBean(PropertiesDistlockConnectionDetails.class)
                             .doesNotHaveBean(DataRedisDistlockConnectionDetails.class);
                     assertThat(options(context).uri()).isEqualTo("redis://container:32768");
@@ -179,8 +199,8 @@ class DistlockConnectionDetailsTests {
 
     @Test
     void whenUserDefinedConnectionDetailsWithoutSpringDataRedisThenTheyAreUsed() {
-        runner.withClassLoader(new FilteredClassLoader("org.springframework.data.redis",
-                "org.springframework.boot.data.redis"))
+        runner.withClassLoader(new FilteredClassLoader(
+                        "org.springframework.data.redis", "org.springframework.boot.data.redis"))
                 .withBean(DistlockConnectionDetails.class, () -> new DistlockConnectionDetails() {
                     @Override
                     public Standalone getStandalone() {
@@ -193,11 +213,12 @@ class DistlockConnectionDetailsTests {
     @Test
     void whenServiceConnectionProvidesBootDetailsThenTheyAreUsed() {
         runner.withBean(DataRedisConnectionDetails.class, () -> new DataRedisConnectionDetails() {
-            @Override
-            public Standalone getStandalone() {
-                return Standalone.of("container", 32768, 1);
-            }
-        }).run(context -> assertThat(options(context).uri()).isEqualTo("redis://container:32768/1"));
+                    @Override
+                    public Standalone getStandalone() {
+                        return Standalone.of("container", 32768, 1);
+                    }
+                })
+                .run(context -> assertThat(options(context).uri()).isEqualTo("redis://container:32768/1"));
     }
 
     @Test
@@ -215,7 +236,8 @@ class DistlockConnectionDetailsTests {
                     public String getPassword() {
                         return "container-pw";
                     }
-                }).run(context -> {
+                })
+                .run(context -> {
                     assertThat(context).hasSingleBean(DataRedisDistlockConnectionDetails.class);
                     assertThat(options(context).uri()).isEqualTo("redis://container:32769");
                     assertThat(options(context).password()).isEqualTo("container-pw");
@@ -224,14 +246,19 @@ class DistlockConnectionDetailsTests {
 
     @Test
     void whenRedLockNodesAreSetThenTheyShareCredentialsTlsNameListenersAndCustomizers() {
-        runner.withPropertyValues("distlock.redis.url=rediss://h:1", "distlock.redis.username=app",
-                "distlock.redis.password=pw", "distlock.redis.client-name=orders",
-                "distlock.redlock.nodes=redis://a:1,redis://b:2,redis://c:3")
-                .withBean(DistlockClientCustomizer.class, () -> builder -> builder.fairLockWaitTimeout(
-                        java.time.Duration.ofSeconds(9)))
-                .withBean(LockListener.class, () -> new LockListener() { })
+        runner.withPropertyValues(
+                        "distlock.redis.url=rediss://h:1",
+                        "distlock.redis.username=app",
+                        "distlock.redis.password=pw",
+                        "distlock.redis.client-name=orders",
+                        "distlock.redlock.nodes=redis://a:1,redis://b:2,redis://c:3")
+                .withBean(
+                        DistlockClientCustomizer.class,
+                        () -> builder -> builder.fairLockWaitTimeout(java.time.Duration.ofSeconds(9)))
+                .withBean(LockListener.class, () -> new LockListener() {})
                 .run(context -> {
-                    List<LockClient> nodes = context.getBean(RedLockClients.class).clients();
+                    List<LockClient> nodes =
+                            context.getBean(RedLockClients.class).clients();
                     assertThat(nodes).hasSize(3).allSatisfy(node -> {
                         LockClientOptions options = node.getOptions();
                         assertThat(options.username()).isEqualTo("app");
@@ -242,7 +269,8 @@ class DistlockConnectionDetailsTests {
                         assertThat(options.fairLockWaitTimeout()).hasSeconds(9);
                         assertThat(options.listener()).isInstanceOf(DistlockLockListener.class);
                     });
-                    assertThat(nodes).extracting(node -> node.getOptions().uri())
+                    assertThat(nodes)
+                            .extracting(node -> node.getOptions().uri())
                             .containsExactly("redis://a:1", "redis://b:2", "redis://c:3");
                 });
     }

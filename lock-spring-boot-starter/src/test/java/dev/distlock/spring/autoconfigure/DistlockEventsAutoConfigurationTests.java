@@ -1,10 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
-import java.time.Duration;
-
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
@@ -12,22 +8,28 @@ import dev.distlock.core.test.RedisServers;
 import dev.distlock.spring.internal.DistlockEndpoint;
 import dev.distlock.spring.internal.LockEventLog;
 import dev.distlock.spring.internal.LockEventsReport;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 class DistlockEventsAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class,
-                    DistlockEventsAutoConfiguration.class, DistlockEndpointAutoConfiguration.class))
-            .withPropertyValues("management.endpoints.web.exposure.include=distlock",
+            .withConfiguration(AutoConfigurations.of(
+                    DistlockAutoConfiguration.class,
+                    DistlockEventsAutoConfiguration.class,
+                    DistlockEndpointAutoConfiguration.class))
+            .withPropertyValues(
+                    "management.endpoints.web.exposure.include=distlock",
                     "distlock.redis.url=" + RedisServers.shared().uri());
 
     @Test
     void whenNotEnabledThenNoEventsAreKeptAndTheEndpointSaysSo() {
         runner.run(context -> {
             assertThat(context).doesNotHaveBean(LockEventLog.class);
-            LockEventsReport events = context.getBean(DistlockEndpoint.class).locks(0L).events();
+            LockEventsReport events =
+                    context.getBean(DistlockEndpoint.class).locks(0L).events();
             assertThat(events).isNotNull();
             assertThat(events.recording()).isFalse();
             assertThat(events.events()).isEmpty();
@@ -36,8 +38,9 @@ class DistlockEventsAutoConfigurationTests {
 
     @Test
     void whenEnabledThenTheClientReportsToTheLogAndTheEndpointListsTheEvents() {
-        runner.withPropertyValues("distlock.events.enabled=true", "distlock.events.capacity=50",
-                "distlock.events.retention=30s").run(context -> {
+        runner.withPropertyValues(
+                        "distlock.events.enabled=true", "distlock.events.capacity=50", "distlock.events.retention=30s")
+                .run(context -> {
                     LockEventLog log = context.getBean(LockEventLog.class);
                     assertThat(log.capacity()).isEqualTo(50);
                     assertThat(log.retention()).isEqualTo(Duration.ofSeconds(30));
@@ -46,25 +49,34 @@ class DistlockEventsAutoConfigurationTests {
                     lock.unlock();
 
                     DistlockEndpoint endpoint = context.getBean(DistlockEndpoint.class);
-                    assertThat(endpoint.locks().events()).as("events only when asked for").isNull();
+                    assertThat(endpoint.locks().events())
+                            .as("events only when asked for")
+                            .isNull();
                     LockEventsReport report = endpoint.locks(0L).events();
                     assertThat(report.recording()).isTrue();
                     assertThat(report.retentionMillis()).isEqualTo(30_000);
-                    assertThat(report.events()).filteredOn(e -> e.name().equals("events-auto"))
-                            .extracting(LockEventsReport.Event::type).containsExactly("acquired", "released");
+                    assertThat(report.events())
+                            .filteredOn(e -> e.name().equals("events-auto"))
+                            .extracting(LockEventsReport.Event::type)
+                            .containsExactly("acquired", "released");
                     LockEventsReport.Event acquired = report.events().get(0);
-                    assertThat(acquired.thread()).isEqualTo(Thread.currentThread().getName());
-                    assertThat(acquired.ownerId()).isEqualTo(Thread.currentThread().getId());
+                    assertThat(acquired.thread())
+                            .isEqualTo(Thread.currentThread().getName());
+                    assertThat(acquired.ownerId())
+                            .isEqualTo(Thread.currentThread().getId());
                     assertThat(acquired.waitMillis()).isNotNull().isGreaterThanOrEqualTo(0.0);
-                    assertThat(acquired.time()).isCloseTo(System.currentTimeMillis(), org.assertj.core.data.Offset.offset(10_000.0));
-                    assertThat(endpoint.locks(report.lastSequence()).events().events()).isEmpty();
+                    assertThat(acquired.time())
+                            .isCloseTo(System.currentTimeMillis(), org.assertj.core.data.Offset.offset(10_000.0));
+                    assertThat(endpoint.locks(report.lastSequence()).events().events())
+                            .isEmpty();
                 });
     }
 
     @Test
     void whenUserDefinesTheLogThenTheAutoConfiguredOneBacksOff() {
         LockEventLog mine = new LockEventLog(3, Duration.ofSeconds(5));
-        runner.withPropertyValues("distlock.events.enabled=true").withBean(LockEventLog.class, () -> mine)
+        runner.withPropertyValues("distlock.events.enabled=true")
+                .withBean(LockEventLog.class, () -> mine)
                 .run(context -> assertThat(context).getBean(LockEventLog.class).isSameAs(mine));
     }
 
@@ -77,7 +89,10 @@ class DistlockEventsAutoConfigurationTests {
     @Test
     void whenCapacityIsOutOfRangeThenStartupFailsNamingTheProperty() {
         runner.withPropertyValues("distlock.events.enabled=true", "distlock.events.capacity=0")
-                .run(context -> assertThat(context).hasFailed().getFailure()
-                        .rootCause().hasMessageContaining("'distlock.events.capacity' must be between 1 and 100000, was 0"));
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("'distlock.events.capacity' must be between 1 and 100000, was 0"));
     }
 }

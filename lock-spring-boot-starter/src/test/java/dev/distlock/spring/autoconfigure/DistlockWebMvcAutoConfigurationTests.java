@@ -1,13 +1,12 @@
 package dev.distlock.spring.autoconfigure;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.spring.web.LockExceptionHandler;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
-
-import dev.distlock.spring.web.LockExceptionHandler;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** When the 423 problem-detail handler is configured. */
 class DistlockWebMvcAutoConfigurationTests {
@@ -22,7 +21,8 @@ class DistlockWebMvcAutoConfigurationTests {
 
     @Test
     void whenNotAWebApplicationThenNoHandler() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistlockWebMvcAutoConfiguration.class))
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistlockWebMvcAutoConfiguration.class))
                 .run(context -> assertThat(context).doesNotHaveBean(LockExceptionHandler.class));
     }
 
@@ -40,10 +40,10 @@ class DistlockWebMvcAutoConfigurationTests {
 
     @Test
     void whenUserDefinesHandlerThenAutoConfiguredOneBacksOff() {
-        LockExceptionHandler mine = new LockExceptionHandler() {
-        };
-        web.withBean("myHandler", LockExceptionHandler.class, () -> mine)
-                .run(context -> assertThat(context).hasSingleBean(LockExceptionHandler.class)
-                        .getBean(LockExceptionHandler.class).isSameAs(mine));
+        LockExceptionHandler mine = new LockExceptionHandler() {};
+        web.withBean("myHandler", LockExceptionHandler.class, () -> mine).run(context -> assertThat(context)
+                .hasSingleBean(LockExceptionHandler.class)
+                .getBean(LockExceptionHandler.class)
+                .isSameAs(mine));
     }
 }

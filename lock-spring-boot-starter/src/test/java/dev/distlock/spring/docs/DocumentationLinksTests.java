@@ -1,16 +1,15 @@
 package dev.distlock.spring.docs;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fails the build on a broken relative link or {@code #anchor} in the project's Markdown: the README,
@@ -39,14 +38,18 @@ class DocumentationLinksTests {
 
         MarkdownLinks.Report report = MarkdownLinks.check(root, files);
 
-        assertThat(report.problems()).as("broken links in README.md, CONTRIBUTING.md, docs/ and lock-benchmarks/results.md").isEmpty();
+        assertThat(report.problems())
+                .as("broken links in README.md, CONTRIBUTING.md, docs/ and lock-benchmarks/results.md")
+                .isEmpty();
         assertThat(report.linksChecked()).isGreaterThan(20);
     }
 
     @Test
     void whenATargetFileOrAnchorIsMissingThenEachIsReportedWithFileAndLine() throws IOException {
         write("docs/a.md", "# Page A\n\n## Second part\n");
-        write("README.md", """
+        write(
+                "README.md",
+                """
                 # Readme
 
                 See [A](docs/a.md), [its second part](docs/a.md#second-part) and [top](#readme).
@@ -56,31 +59,36 @@ class DocumentationLinksTests {
 
         List<String> problems = check("README.md", "docs/a.md");
 
-        assertThat(problems).containsExactly(
-                "README.md:4: [gone](docs/gone.md): no file docs/gone.md",
-                "README.md:4: [no part](docs/a.md#third-part): no heading with anchor '#third-part' in docs/a.md",
-                "README.md:5: [self](#nowhere): no heading with anchor '#nowhere' in README.md",
-                "README.md:5: [Upper](docs/a.md#Second-part): anchor '#Second-part' must be lowercase, as GitHub writes heading anchors");
+        assertThat(problems)
+                .containsExactly(
+                        "README.md:4: [gone](docs/gone.md): no file docs/gone.md",
+                        "README.md:4: [no part](docs/a.md#third-part): no heading with anchor '#third-part' in docs/a.md",
+                        "README.md:5: [self](#nowhere): no heading with anchor '#nowhere' in README.md",
+                        "README.md:5: [Upper](docs/a.md#Second-part): anchor '#Second-part' must be lowercase, as GitHub writes heading anchors");
     }
 
     @Test
     void shouldResolveLinksRelativeToTheLinkingFile() throws IOException {
         write("README.md", "# Readme\n");
         write("docs/images/picture.png", "png");
-        write("docs/b.md", """
+        write(
+                "docs/b.md",
+                """
                 # B
 
                 ![a picture
                 over two lines](images/picture.png) [up](../README.md#readme) [out](../../elsewhere.md)
                 """);
 
-        assertThat(check("docs/b.md")).containsExactly(
-                "docs/b.md:4: [out](../../elsewhere.md): points outside the repository");
+        assertThat(check("docs/b.md"))
+                .containsExactly("docs/b.md:4: [out](../../elsewhere.md): points outside the repository");
     }
 
     @Test
     void shouldIgnoreLinksInsideCode() throws IOException {
-        write("README.md", """
+        write(
+                "README.md",
+                """
                 # Readme
 
                 `[not a link](missing.md)` and
@@ -95,7 +103,9 @@ class DocumentationLinksTests {
 
     @Test
     void whenAnExternalLinkIsMalformedThenItIsReportedWithoutBeingFetched() throws IOException {
-        write("README.md", """
+        write(
+                "README.md",
+                """
                 # Readme
 
                 [fine](https://github.com/reactor/BlockHound) <http://localhost:8080/> [mail](mailto:a@example.org)
@@ -108,10 +118,11 @@ class DocumentationLinksTests {
         assertThat(problems).hasSize(4);
         assertThat(problems.get(0)).isEqualTo("README.md:4: [no host](https:///path): malformed URL: no host");
         assertThat(problems.get(1)).startsWith("README.md:4: [bad](http://exa^mple.com/): malformed URL");
-        assertThat(problems.get(2)).isEqualTo(
-                "README.md:4: [odd](ftp://example.org/x): unexpected scheme 'ftp' (only http, https and mailto are linked)");
-        assertThat(problems.get(3)).isEqualTo(
-                "README.md:5: '[space](https://example.org/a b)' is not a well-formed Markdown link");
+        assertThat(problems.get(2))
+                .isEqualTo(
+                        "README.md:4: [odd](ftp://example.org/x): unexpected scheme 'ftp' (only http, https and mailto are linked)");
+        assertThat(problems.get(3))
+                .isEqualTo("README.md:5: '[space](https://example.org/a b)' is not a well-formed Markdown link");
     }
 
     @Test
@@ -121,7 +132,9 @@ class DocumentationLinksTests {
         assertThat(MarkdownText.anchor("Red lock (Redlock)")).isEqualTo("red-lock-redlock");
         assertThat(MarkdownText.anchor("Read-write lock")).isEqualTo("read-write-lock");
         assertThat(MarkdownText.anchor("snake_case, [linked](x.md) & **bold**")).isEqualTo("snake_case-linked--bold");
-        assertThat(MarkdownText.anchors("""
+        assertThat(
+                        MarkdownText.anchors(
+                                """
                 # Title
                 ## Notes
                 ```
@@ -129,7 +142,8 @@ class DocumentationLinksTests {
                 ```
                 ## Notes
                 <a name="custom"></a>
-                """)).containsExactly("title", "notes", "notes-1", "custom");
+                """))
+                .containsExactly("title", "notes", "notes-1", "custom");
     }
 
     private void write(String path, String content) throws IOException {
@@ -141,5 +155,4 @@ class DocumentationLinksTests {
     private List<String> check(String... files) throws IOException {
         return MarkdownLinks.check(dir, Stream.of(files).map(Path::of).toList()).problems();
     }
-
 }

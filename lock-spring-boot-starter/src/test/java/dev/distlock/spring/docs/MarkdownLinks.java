@@ -26,8 +26,7 @@ import java.util.regex.Pattern;
 final class MarkdownLinks {
 
     /** What a check found: every broken link, and how many links were looked at. */
-    record Report(List<String> problems, int linksChecked) {
-    }
+    record Report(List<String> problems, int linksChecked) {}
 
     // [text](target "title") and ![alt](target); text may hold one level of brackets and span lines.
     private static final Pattern INLINE_LINK = Pattern.compile(
@@ -85,7 +84,8 @@ final class MarkdownLinks {
 
     private void checkTarget(Path file, String prose, int at, String link, String rawTarget, List<String> problems) {
         String target = rawTarget.startsWith("<") && rawTarget.endsWith(">")
-                ? rawTarget.substring(1, rawTarget.length() - 1) : rawTarget;
+                ? rawTarget.substring(1, rawTarget.length() - 1)
+                : rawTarget;
         String problem = problemWith(file, target);
         if (problem != null) {
             problems.add(where(file, prose, at) + ": " + oneLine(link) + ": " + problem);
@@ -109,7 +109,9 @@ final class MarkdownLinks {
         Path resolved = file;
         if (!path.isEmpty()) {
             String decoded = URLDecoder.decode(path.replace("+", "%2B"), StandardCharsets.UTF_8);
-            resolved = (decoded.startsWith("/") ? root.resolve(decoded.substring(1)) : file.getParent().resolve(decoded))
+            resolved = (decoded.startsWith("/")
+                            ? root.resolve(decoded.substring(1))
+                            : file.getParent().resolve(decoded))
                     .normalize();
             if (!resolved.startsWith(root)) {
                 return "points outside the repository";
@@ -147,8 +149,7 @@ final class MarkdownLinks {
                 return "malformed URL: no host";
             }
             return null;
-        }
-        catch (URISyntaxException ex) {
+        } catch (URISyntaxException ex) {
             return "malformed URL: " + ex.getMessage();
         }
     }
@@ -157,8 +158,7 @@ final class MarkdownLinks {
         return anchorsByFile.computeIfAbsent(file, f -> {
             try {
                 return MarkdownText.anchors(Files.readString(f));
-            }
-            catch (IOException ex) {
+            } catch (IOException ex) {
                 throw new IllegalStateException("Cannot read " + f, ex);
             }
         });
@@ -177,7 +177,8 @@ final class MarkdownLinks {
     private static String excerpt(String text, int at) {
         int start = Math.max(text.lastIndexOf('\n', at) + 1, at - 40);
         int end = text.indexOf('\n', at);
-        return text.substring(start, Math.min(end < 0 ? text.length() : end, at + 60)).strip();
+        return text.substring(start, Math.min(end < 0 ? text.length() : end, at + 60))
+                .strip();
     }
 
     private static String oneLine(String link) {
@@ -185,5 +186,4 @@ final class MarkdownLinks {
         // A long image description would hide the target, which is at the end.
         return flat.length() > 120 ? flat.substring(0, 50) + " ... " + flat.substring(flat.length() - 65) : flat;
     }
-
 }

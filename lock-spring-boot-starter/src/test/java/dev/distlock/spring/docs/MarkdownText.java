@@ -26,8 +26,7 @@ final class MarkdownText {
 
     private static final Pattern CODE_SPAN = Pattern.compile("(`+)(.+?)\\1");
 
-    private MarkdownText() {
-    }
+    private MarkdownText() {}
 
     /**
      * GitHub's anchor for a heading's Markdown text: inline markup rendered away, lowercased,
@@ -53,8 +52,7 @@ final class MarkdownText {
                 String marker = opening.group(1);
                 if (fence == null) {
                     fence = marker;
-                }
-                else if (marker.charAt(0) == fence.charAt(0) && marker.length() >= fence.length()) {
+                } else if (marker.charAt(0) == fence.charAt(0) && marker.length() >= fence.length()) {
                     fence = null;
                 }
                 continue;
@@ -89,15 +87,14 @@ final class MarkdownText {
             if (fenceLine && fence == null) {
                 fence = opening.group(1);
                 out.append(" ".repeat(line.length()));
-            }
-            else if (fence != null) {
-                if (fenceLine && opening.group(1).charAt(0) == fence.charAt(0)
+            } else if (fence != null) {
+                if (fenceLine
+                        && opening.group(1).charAt(0) == fence.charAt(0)
                         && opening.group(1).length() >= fence.length()) {
                     fence = null;
                 }
                 out.append(" ".repeat(line.length()));
-            }
-            else {
+            } else {
                 Matcher span = CODE_SPAN.matcher(line);
                 out.append(span.replaceAll(match -> " ".repeat(match.group().length())));
             }
@@ -106,5 +103,4 @@ final class MarkdownText {
         out.setLength(out.length() - 1);
         return out.toString();
     }
-
 }

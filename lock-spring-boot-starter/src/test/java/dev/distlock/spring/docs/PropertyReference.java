@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -26,8 +25,7 @@ final class PropertyReference {
     static final String UPDATE_COMMAND = "./mvnw -pl lock-spring-boot-starter -am test -Dtest=PropertyReferenceTests"
             + " -Dsurefire.failIfNoSpecifiedTests=false -Ddocs.update=true";
 
-    private PropertyReference() {
-    }
+    private PropertyReference() {}
 
     /**
      * The Markdown between the markers: a table of current properties and, if any, one of
@@ -40,8 +38,8 @@ final class PropertyReference {
         properties.sort(Comparator.comparing(p -> p.path("name").asString()));
 
         StringBuilder current = new StringBuilder("| Property | Type | Default | Description |\n|---|---|---|---|\n");
-        StringBuilder deprecated = new StringBuilder(
-                "| Property | Type | Level | Replacement | Reason |\n|---|---|---|---|---|\n");
+        StringBuilder deprecated =
+                new StringBuilder("| Property | Type | Level | Replacement | Reason |\n|---|---|---|---|---|\n");
         boolean anyDeprecated = false;
         for (JsonNode property : properties) {
             String name = property.path("name").asString();
@@ -50,7 +48,10 @@ final class PropertyReference {
             if (!deprecation.isMissingNode()) {
                 anyDeprecated = true;
                 String replacement = deprecation.path("replacement").asString("");
-                deprecated.append(row(code(name), code(type), code(deprecation.path("level").asString("warning")),
+                deprecated.append(row(
+                        code(name),
+                        code(type),
+                        code(deprecation.path("level").asString("warning")),
                         replacement.isEmpty() ? "" : code(replacement),
                         text(deprecation.path("reason").asString(""))));
                 continue;
@@ -65,7 +66,7 @@ final class PropertyReference {
         StringBuilder out = new StringBuilder(current);
         if (anyDeprecated) {
             out.append("\n## Deprecated properties\n\n`warning`: still bound, move to the replacement;"
-                    + " `error`: no longer bound.\n\n")
+                            + " `error`: no longer bound.\n\n")
                     .append(deprecated);
         }
         return out.toString();
@@ -112,7 +113,8 @@ final class PropertyReference {
             List<String> values = new ArrayList<>();
             for (JsonNode value : hint.path("values").values()) {
                 String description = value.path("description").asString("");
-                values.add(code(value.path("value").asString()) + (description.isEmpty() ? "" : ": " + text(description)));
+                values.add(
+                        code(value.path("value").asString()) + (description.isEmpty() ? "" : ": " + text(description)));
             }
             hints.put(hint.path("name").asString(), values);
         }
@@ -147,9 +149,12 @@ final class PropertyReference {
 
     // Metadata descriptions are plain text: keep Markdown from reading their punctuation as markup.
     private static String text(String value) {
-        return value.replaceAll("\\s+", " ").trim()
-                .replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
-                .replace("<", "&lt;").replace(">", "&gt;");
+        return value.replaceAll("\\s+", " ")
+                .trim()
+                .replace("\\", "\\\\")
+                .replace("|", "\\|")
+                .replace("*", "\\*")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;");
     }
-
 }

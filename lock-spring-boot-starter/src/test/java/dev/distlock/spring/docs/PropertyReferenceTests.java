@@ -1,5 +1,9 @@
 package dev.distlock.spring.docs;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.fail;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -8,14 +12,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Keeps {@code docs/spring-boot-properties.md} generated from the starter's configuration metadata.
@@ -48,9 +47,15 @@ class PropertyReferenceTests {
         String table = PropertyReference.render(metadata);
 
         List<String> names = new ArrayList<>();
-        metadata.path("properties").values().forEach(p -> names.add(p.path("name").asString()));
-        assertThat(names).contains("distlock.redis.url", "distlock.watchdog.timeout",
-                "management.endpoint.distlock.access", "distlock.web.problem-details.enabled");
+        metadata.path("properties")
+                .values()
+                .forEach(p -> names.add(p.path("name").asString()));
+        assertThat(names)
+                .contains(
+                        "distlock.redis.url",
+                        "distlock.watchdog.timeout",
+                        "management.endpoint.distlock.access",
+                        "distlock.web.problem-details.enabled");
         for (String name : names) {
             assertThat(occurrences(table, "\n| `" + name + "` |")).as(name).isEqualTo(1);
         }
@@ -58,7 +63,8 @@ class PropertyReferenceTests {
 
     @Test
     void shouldRenderTypeDefaultDescriptionHintsAndDeprecations() {
-        JsonNode metadata = json.readTree("""
+        JsonNode metadata = json.readTree(
+                """
                 {"properties": [
                   {"name": "demo.wait", "type": "java.time.Duration", "defaultValue": "30s",
                    "description": "How long to wait;\\n negative | forever, a *glob* <here>."},
@@ -72,7 +78,9 @@ class PropertyReferenceTests {
                    {"value": "throw"}]}]}
                 """);
 
-        assertThat(PropertyReference.render(metadata)).isEqualTo("""
+        assertThat(PropertyReference.render(metadata))
+                .isEqualTo(
+                        """
                 | Property | Type | Default | Description |
                 |---|---|---|---|
                 | `demo.nodes` | `List<String>` |  |  |
@@ -94,8 +102,8 @@ class PropertyReferenceTests {
     void whenThePageDiffersThenTheMessageNamesTheLineAndHowToRegenerate() {
         String message = PropertyReference.difference(PAGE, "a\nb\nc\n", "a\nB\nc\n");
 
-        assertThat(message).contains(PAGE, "line 2", "committed: b", "generated: B",
-                "-Ddocs.update=true", "git diff " + PAGE);
+        assertThat(message)
+                .contains(PAGE, "line 2", "committed: b", "generated: B", "-Ddocs.update=true", "git diff " + PAGE);
         assertThat(PropertyReference.difference(PAGE, "same", "same")).isNull();
     }
 
@@ -103,14 +111,17 @@ class PropertyReferenceTests {
     void shouldReplaceOnlyTheTextBetweenTheMarkers() {
         String page = "# Title\n\n" + PropertyReference.START + "\nold table\n" + PropertyReference.END + "\nafter\n";
 
-        assertThat(PropertyReference.splice(page, "new table\n")).isEqualTo(
-                "# Title\n\n" + PropertyReference.START + "\nnew table\n" + PropertyReference.END + "\nafter\n");
+        assertThat(PropertyReference.splice(page, "new table\n"))
+                .isEqualTo("# Title\n\n" + PropertyReference.START + "\nnew table\n" + PropertyReference.END
+                        + "\nafter\n");
     }
 
     @Test
     void whenAMarkerIsMissingThenSpliceNamesIt() {
-        assertThatIllegalArgumentException().isThrownBy(() -> PropertyReference.splice("# Title\n", "table"))
-                .withMessageContaining(PropertyReference.START).withMessageContaining("no start marker");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> PropertyReference.splice("# Title\n", "table"))
+                .withMessageContaining(PropertyReference.START)
+                .withMessageContaining("no start marker");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> PropertyReference.splice(PropertyReference.START + "\n", "table"))
                 .withMessageContaining("no end marker");
@@ -119,14 +130,17 @@ class PropertyReferenceTests {
     // The starter's own metadata: the one in this module's classes directory, not those inside jars.
     private static JsonNode starterMetadata() throws IOException {
         List<URL> own = new ArrayList<>();
-        for (URL url : Collections.list(PropertyReferenceTests.class.getClassLoader()
+        for (URL url : Collections.list(PropertyReferenceTests.class
+                .getClassLoader()
                 .getResources("META-INF/spring-configuration-metadata.json"))) {
             if ("file".equals(url.getProtocol())) {
                 own.add(url);
             }
         }
-        assertThat(own).as("spring-configuration-metadata.json outside jars on the test classpath "
-                + "(written by spring-boot-configuration-processor when the starter compiles)").hasSize(1);
+        assertThat(own)
+                .as("spring-configuration-metadata.json outside jars on the test classpath "
+                        + "(written by spring-boot-configuration-processor when the starter compiles)")
+                .hasSize(1);
         try (InputStream in = own.get(0).openStream()) {
             return json.readTree(in);
         }
@@ -139,5 +153,4 @@ class PropertyReferenceTests {
         }
         return count;
     }
-
 }

@@ -10,8 +10,7 @@ import java.nio.file.Path;
  */
 final class RepositoryRoot {
 
-    private RepositoryRoot() {
-    }
+    private RepositoryRoot() {}
 
     static Path find() {
         Path start = Path.of("").toAbsolutePath();
@@ -22,5 +21,4 @@ final class RepositoryRoot {
         }
         throw new IllegalStateException("No directory with mvnw and README.md at or above " + start);
     }
-
 }

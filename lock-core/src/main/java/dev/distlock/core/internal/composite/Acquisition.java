@@ -1,7 +1,6 @@
 package dev.distlock.core.internal.composite;
 
 import java.util.concurrent.CompletableFuture;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -85,5 +84,4 @@ abstract class Acquisition {
     static @Nullable Throwable cause(@Nullable Throwable failure) {
         return Members.unwrap(failure);
     }
-
 }

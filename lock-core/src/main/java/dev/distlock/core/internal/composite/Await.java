@@ -1,10 +1,9 @@
 package dev.distlock.core.internal.composite;
 
+import dev.distlock.core.LockException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-
-import dev.distlock.core.LockException;
 
 /**
  * The blocking methods of a composite lock, as waits on its asynchronous ones: the calling thread
@@ -12,8 +11,7 @@ import dev.distlock.core.LockException;
  */
 public final class Await {
 
-    private Await() {
-    }
+    private Await() {}
 
     /**
      * Waits for a result, deferring interrupts: the thread's interrupt flag is restored afterwards.
@@ -28,16 +26,13 @@ public final class Await {
             while (true) {
                 try {
                     return future.get();
-                }
-                catch (InterruptedException ex) {
+                } catch (InterruptedException ex) {
                     interrupted = true;
-                }
-                catch (ExecutionException ex) {
+                } catch (ExecutionException ex) {
                     throw rethrow(ex, what);
                 }
             }
-        }
-        finally {
+        } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -58,14 +53,12 @@ public final class Await {
             throws InterruptedException {
         try {
             return acquisition.get();
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             if (!acquisition.cancel(false) && !acquisition.isCompletedExceptionally() && acquisition.join()) {
                 release.run();
             }
             throw ex;
-        }
-        catch (ExecutionException ex) {
+        } catch (ExecutionException ex) {
             throw rethrow(ex, what);
         }
     }
@@ -81,7 +74,7 @@ public final class Await {
         if (cause instanceof InterruptedException) {
             return new CancellationException(what + " was interrupted");
         }
-        return new LockException("Cannot " + what + ": " + (cause == null ? ex.getMessage() : cause.getMessage()), cause);
+        return new LockException(
+                "Cannot " + what + ": " + (cause == null ? ex.getMessage() : cause.getMessage()), cause);
     }
-
 }

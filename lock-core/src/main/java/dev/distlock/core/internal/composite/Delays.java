@@ -15,8 +15,7 @@ final class Delays {
 
     private static final ScheduledThreadPoolExecutor TIMER = newTimer();
 
-    private Delays() {
-    }
+    private Delays() {}
 
     private static ScheduledThreadPoolExecutor newTimer() {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -87,5 +86,4 @@ final class Delays {
     static boolean passed(long deadline) {
         return deadline != Long.MAX_VALUE && deadline - System.nanoTime() <= 0;
     }
-
 }

@@ -1,5 +1,7 @@
 package dev.distlock.core.internal.composite;
 
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.lock.CompositeLocks;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -9,21 +11,16 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.RedisLock;
-import dev.distlock.core.internal.lock.CompositeLocks;
 
 /** The members of a composite lock: checks, names, order, and calls that must not throw. */
 public final class Members {
 
     private static final Logger log = LoggerFactory.getLogger(Members.class);
 
-    private Members() {
-    }
+    private Members() {}
 
     /**
      * Checks the members of a composite lock.
@@ -88,8 +85,7 @@ public final class Members {
         try {
             return lock.tryLockAsync(waitMillis, leaseMillis, java.util.concurrent.TimeUnit.MILLISECONDS, ownerId)
                     .toCompletableFuture();
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
     }
@@ -104,8 +100,7 @@ public final class Members {
         try {
             CompletionStage<Void> stage = lock.unlockAsync(ownerId);
             return stage.toCompletableFuture();
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
     }
@@ -118,13 +113,15 @@ public final class Members {
      * @return completes when every release finished, never exceptionally
      */
     static CompletableFuture<Void> releaseQuietly(List<RedisLock> locks, long ownerId) {
-        return CompletableFuture.allOf(locks.stream().map(lock -> unlock(lock, ownerId).handle((ok, failure) -> {
-            Throwable cause = unwrap(failure);
-            if (cause != null && !(cause instanceof IllegalMonitorStateException)) {
-                log.debug("Releasing lock '{}' failed; it expires with its lease", lock.getName(), cause);
-            }
-            return null;
-        })).toArray(CompletableFuture[]::new));
+        return CompletableFuture.allOf(locks.stream()
+                .map(lock -> unlock(lock, ownerId).handle((ok, failure) -> {
+                    Throwable cause = unwrap(failure);
+                    if (cause != null && !(cause instanceof IllegalMonitorStateException)) {
+                        log.debug("Releasing lock '{}' failed; it expires with its lease", lock.getName(), cause);
+                    }
+                    return null;
+                }))
+                .toArray(CompletableFuture[]::new));
     }
 
     /**
@@ -134,10 +131,10 @@ public final class Members {
      */
     public static @Nullable Throwable unwrap(@Nullable Throwable failure) {
         Throwable cause = failure;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
             cause = cause.getCause();
         }
         return cause;
     }
-
 }

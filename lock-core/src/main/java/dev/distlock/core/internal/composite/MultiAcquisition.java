@@ -1,13 +1,11 @@
 package dev.distlock.core.internal.composite;
 
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.lock.CompositeLocks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
 import org.jspecify.annotations.Nullable;
-
-import dev.distlock.core.RedisLock;
-import dev.distlock.core.internal.lock.CompositeLocks;
 
 /**
  * One acquisition of a multi lock, as a chain of member calls that holds no thread while it waits.
@@ -50,8 +48,8 @@ public final class MultiAcquisition extends Acquisition {
      * @param ownerId the owner of every member
      * @return completes with whether every member is held; cancelling it abandons the acquisition
      */
-    public static CompletableFuture<Boolean> start(List<RedisLock> ordered, long waitMillis, long leaseMillis,
-            long ownerId) {
+    public static CompletableFuture<Boolean> start(
+            List<RedisLock> ordered, long waitMillis, long leaseMillis, long ownerId) {
         MultiAcquisition acquisition = new MultiAcquisition(ordered, waitMillis, leaseMillis, ownerId);
         acquisition.round();
         return acquisition.result;
@@ -61,8 +59,8 @@ public final class MultiAcquisition extends Acquisition {
         if (isAbandoned()) {
             return;
         }
-        long roundDeadline = waitMillis >= 0 ? deadline
-                : Delays.deadline(FOREVER_ROUND_MILLIS_PER_MEMBER * ordered.size());
+        long roundDeadline =
+                waitMillis >= 0 ? deadline : Delays.deadline(FOREVER_ROUND_MILLIS_PER_MEMBER * ordered.size());
         next(0, roundDeadline);
     }
 
@@ -72,8 +70,8 @@ public final class MultiAcquisition extends Acquisition {
             return;
         }
         RedisLock member = ordered.get(index);
-        CompletableFuture<Boolean> attempt = Members.tryLock(member, Delays.millisLeft(roundDeadline), leaseMillis,
-                ownerId);
+        CompletableFuture<Boolean> attempt =
+                Members.tryLock(member, Delays.millisLeft(roundDeadline), leaseMillis, ownerId);
         if (!track(attempt)) {
             return;
         }
@@ -93,14 +91,11 @@ public final class MultiAcquisition extends Acquisition {
                 if (granted) {
                     Members.releaseQuietly(List.of(member), ownerId);
                 }
-            }
-            else if (cause != null) {
+            } else if (cause != null) {
                 rollBack().whenComplete((ok, ignored) -> fail(cause));
-            }
-            else if (!granted) {
+            } else if (!granted) {
                 rollBack().whenComplete((ok, ignored) -> retryOrGiveUp());
-            }
-            else {
+            } else {
                 next(index + 1, roundDeadline);
             }
         });
@@ -117,15 +112,14 @@ public final class MultiAcquisition extends Acquisition {
             earlier = List.copyOf(taken.subList(0, Math.max(0, taken.size() - 1)));
         }
         List<CompletableFuture<Boolean>> renewals = earlier.stream()
-                .map(member -> CompositeLocks.renewAsync(member, leaseMillis, ownerId)).toList();
+                .map(member -> CompositeLocks.renewAsync(member, leaseMillis, ownerId))
+                .toList();
         CompletableFuture.allOf(renewals.toArray(CompletableFuture[]::new)).whenComplete((ok, failure) -> {
             if (failure != null) {
                 rollBack().whenComplete((released, ignored) -> fail(cause(failure)));
-            }
-            else if (renewals.stream().allMatch(CompletableFuture::join)) {
+            } else if (renewals.stream().allMatch(CompletableFuture::join)) {
                 finish(true);
-            }
-            else {
+            } else {
                 rollBack().whenComplete((released, ignored) -> retryOrGiveUp());
             }
         });
@@ -176,5 +170,4 @@ public final class MultiAcquisition extends Acquisition {
         }
         rollBack();
     }
-
 }

@@ -1,19 +1,17 @@
 package dev.distlock.core.internal.composite;
 
+import dev.distlock.core.LockException;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.lock.CompositeLocks;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.LockException;
-import dev.distlock.core.RedisLock;
-import dev.distlock.core.internal.lock.CompositeLocks;
 
 /**
  * One acquisition of a red lock, in rounds that hold no thread while they wait. A round asks every
@@ -60,8 +58,8 @@ public final class RedLockAcquisition extends Acquisition {
      * @param ownerId the owner
      * @return completes with whether a quorum is held; cancelling it abandons the acquisition
      */
-    public static CompletableFuture<Boolean> start(List<RedisLock> locks, String name, long waitMillis,
-            long leaseMillis, long ownerId) {
+    public static CompletableFuture<Boolean> start(
+            List<RedisLock> locks, String name, long waitMillis, long leaseMillis, long ownerId) {
         RedLockAcquisition acquisition = new RedLockAcquisition(locks, name, waitMillis, leaseMillis, ownerId);
         acquisition.round();
         return acquisition.result;
@@ -77,7 +75,9 @@ public final class RedLockAcquisition extends Acquisition {
             return;
         }
         long start = System.nanoTime();
-        long lease = locks.stream().mapToLong(lock -> CompositeLocks.effectiveLeaseMillis(lock, leaseMillis)).min()
+        long lease = locks.stream()
+                .mapToLong(lock -> CompositeLocks.effectiveLeaseMillis(lock, leaseMillis))
+                .min()
                 .orElse(leaseMillis);
         long timeout = RedLockTiming.nodeTimeoutMillis(lease, Delays.millisLeft(deadline));
         List<@Nullable CompletableFuture<Boolean>> asks = new ArrayList<>(locks.size());
@@ -115,15 +115,20 @@ public final class RedLockAcquisition extends Acquisition {
             RedisLock lock = locks.get(i);
             if (!ask.isDone()) {
                 // Not counted: a grant that arrives late is this round's, and is undone when it arrives.
-                busy.set(i, ask.handle((ok, failure) -> Boolean.TRUE.equals(ok)
-                        ? Members.releaseQuietly(List.of(lock), ownerId) : CompletableFuture.completedFuture(null))
-                        .thenCompose(release -> release));
-            }
-            else if (ask.isCompletedExceptionally()) {
-                log.debug("Red lock {}: master {} of {} failed", name, i + 1, locks.size(),
+                busy.set(
+                        i,
+                        ask.handle((ok, failure) -> Boolean.TRUE.equals(ok)
+                                        ? Members.releaseQuietly(List.of(lock), ownerId)
+                                        : CompletableFuture.completedFuture(null))
+                                .thenCompose(release -> release));
+            } else if (ask.isCompletedExceptionally()) {
+                log.debug(
+                        "Red lock {}: master {} of {} failed",
+                        name,
+                        i + 1,
+                        locks.size(),
                         ask.handle((ok, failure) -> cause(failure)).join());
-            }
-            else if (ask.join()) {
+            } else if (ask.join()) {
                 granted.add(lock);
             }
         }
@@ -141,8 +146,14 @@ public final class RedLockAcquisition extends Acquisition {
             finish(true);
             return;
         }
-        log.debug("Red lock {}: {} of {} masters granted within {} ms (quorum {}), validity {} ms; releasing the grants",
-                name, granted.size(), locks.size(), timeout, quorum, validity);
+        log.debug(
+                "Red lock {}: {} of {} masters granted within {} ms (quorum {}), validity {} ms; releasing the grants",
+                name,
+                granted.size(),
+                locks.size(),
+                timeout,
+                quorum,
+                validity);
         // Only this round's grants are undone, one release each: a master that refused, failed or
         // did not answer may hold an earlier, re-entered hold of the same owner, which a release
         // there would take away.
@@ -198,5 +209,4 @@ public final class RedLockAcquisition extends Acquisition {
             Members.releaseQuietly(held, ownerId);
         }
     }
-
 }

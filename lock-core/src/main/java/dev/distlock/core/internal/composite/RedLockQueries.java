@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.composite;
 
+import dev.distlock.core.RedisLock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -10,12 +11,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.RedisLock;
 
 /**
  * The inspection methods of a red lock, answered by a quorum of masters. The members' inspection
@@ -28,8 +26,8 @@ public final class RedLockQueries {
 
     private static final AtomicInteger THREADS = new AtomicInteger();
 
-    private static final ExecutorService MEMBER_CALLS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5,
-            TimeUnit.SECONDS, new SynchronousQueue<>(), runnable -> {
+    private static final ExecutorService MEMBER_CALLS =
+            new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS, new SynchronousQueue<>(), runnable -> {
                 Thread thread = new Thread(runnable, "distlock-member-" + THREADS.incrementAndGet());
                 thread.setDaemon(true);
                 return thread;
@@ -72,8 +70,7 @@ public final class RedLockQueries {
         for (RedisLock lock : locks) {
             try {
                 values.add((long) lock.getHoldCount());
-            }
-            catch (RuntimeException ex) {
+            } catch (RuntimeException ex) {
                 values.add(0L);
             }
         }
@@ -82,7 +79,9 @@ public final class RedLockQueries {
 
     /** @return the remaining lease that at least a quorum of masters still have, or {@code -2} */
     public long remainTimeToLive() {
-        return quorumValue(onEach(RedisLock::remainTimeToLive).stream().map(ttl -> ttl == null ? -2L : ttl).toList());
+        return quorumValue(onEach(RedisLock::remainTimeToLive).stream()
+                .map(ttl -> ttl == null ? -2L : ttl)
+                .toList());
     }
 
     /** @return whether the lock was deleted on any master */
@@ -98,13 +97,15 @@ public final class RedLockQueries {
         }
         List<@Nullable T> answers = new ArrayList<>(locks.size());
         for (CompletableFuture<T> call : calls) {
-            answers.add(Await.uninterruptibly(call.handle((answer, failure) -> {
-                if (failure != null) {
-                    log.debug("Red lock {}: a master did not answer", name, failure);
-                    return null;
-                }
-                return answer;
-            }), "inspect red lock " + name));
+            answers.add(Await.uninterruptibly(
+                    call.handle((answer, failure) -> {
+                        if (failure != null) {
+                            log.debug("Red lock {}: a master did not answer", name, failure);
+                            return null;
+                        }
+                        return answer;
+                    }),
+                    "inspect red lock " + name));
         }
         return answers;
     }
@@ -119,5 +120,4 @@ public final class RedLockQueries {
         sorted.sort(Comparator.reverseOrder());
         return sorted.get(quorum - 1);
     }
-
 }

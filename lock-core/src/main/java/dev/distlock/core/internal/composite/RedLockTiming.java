@@ -6,8 +6,7 @@ public final class RedLockTiming {
     /** Floor of the per-round answer timeout: below it a healthy but busy master would miss rounds. */
     static final long MIN_NODE_TIMEOUT_MILLIS = 250;
 
-    private RedLockTiming() {
-    }
+    private RedLockTiming() {}
 
     /**
      * Returns how long one round waits for the masters' answers: 5% of the lease (Redlock asks for
@@ -29,5 +28,4 @@ public final class RedLockTiming {
     public static long driftAllowanceMillis(long leaseMillis) {
         return leaseMillis / 100 + 2;
     }
-
 }

@@ -1,24 +1,21 @@
 package dev.distlock.core.internal.composite;
 
+import dev.distlock.core.LockException;
+import dev.distlock.core.RedisLock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.LockException;
-import dev.distlock.core.RedisLock;
 
 /** Releasing a composite lock: one hold of the owner on its members, through their async API. */
 public final class Releases {
 
     private static final Logger log = LoggerFactory.getLogger(Releases.class);
 
-    private Releases() {
-    }
+    private Releases() {}
 
     /**
      * Releases a multi lock: every member in turn, last taken first, even when some fail.
@@ -62,11 +59,12 @@ public final class Releases {
                 .map(lock -> Members.unlock(lock, ownerId).handle((ok, failure) -> Members.unwrap(failure)))
                 .toList();
         return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-                .thenApply(done -> redOutcome(calls.stream().map(CompletableFuture::join).toList(), locks.size(), name,
-                        ownerId));
+                .thenApply(done ->
+                        redOutcome(calls.stream().map(CompletableFuture::join).toList(), locks.size(), name, ownerId));
     }
 
-    private static @Nullable Void redOutcome(List<@Nullable Throwable> outcomes, int masters, String name, long ownerId) {
+    private static @Nullable Void redOutcome(
+            List<@Nullable Throwable> outcomes, int masters, String name, long ownerId) {
         int released = 0;
         int notHeld = 0;
         @Nullable IllegalMonitorStateException firstNotHeld = null;
@@ -74,24 +72,25 @@ public final class Releases {
         for (Throwable cause : outcomes) {
             if (cause == null) {
                 released++;
-            }
-            else if (cause instanceof IllegalMonitorStateException refused) {
+            } else if (cause instanceof IllegalMonitorStateException refused) {
                 notHeld++;
                 if (firstNotHeld == null) {
                     firstNotHeld = refused;
                 }
-            }
-            else if (cause instanceof RuntimeException runtime) {
+            } else if (cause instanceof RuntimeException runtime) {
                 failures.add(runtime);
-            }
-            else {
+            } else {
                 failures.add(new LockException("Cannot unlock red lock " + name + ": " + cause.getMessage(), cause));
             }
         }
         if (released > 0) {
             if (!failures.isEmpty()) {
-                log.warn("Red lock {}: released on {} of {} masters; {} failed and expire with their lease", name,
-                        released, masters, failures.size());
+                log.warn(
+                        "Red lock {}: released on {} of {} masters; {} failed and expire with their lease",
+                        name,
+                        released,
+                        masters,
+                        failures.size());
             }
             return null;
         }
@@ -107,5 +106,4 @@ public final class Releases {
         failures.subList(1, failures.size()).forEach(first::addSuppressed);
         throw first;
     }
-
 }

@@ -1,27 +1,23 @@
 package dev.distlock.core.internal.connection;
 
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
-import org.jspecify.annotations.Nullable;
-
 import dev.distlock.core.LockException;
-import io.lettuce.core.RedisCommandExecutionException;
-
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Redis Cluster. Scripts are routed by their first key's slot and follow MOVED/ASK redirects.
@@ -44,7 +40,8 @@ final class ClusterConnector implements RedisConnector {
     ClusterConnector(RedisClusterClient client, List<RedisURI> seeds, long timeoutMillis) {
         this.client = client;
         this.timeoutMillis = timeoutMillis;
-        this.description = "cluster " + seeds.stream().map(RedisConnectors::describe).toList();
+        this.description =
+                "cluster " + seeds.stream().map(RedisConnectors::describe).toList();
         this.seeds = List.copyOf(seeds);
         this.nodeClient = RedisClient.create(client.getResources());
         this.nodeClient.setOptions(ClientOptions.copyOf(client.getOptions()));
@@ -84,8 +81,10 @@ final class ClusterConnector implements RedisConnector {
         if (master == null) {
             throw new LockException("No master of " + description + " serves slot " + slot + " of key '" + key + "'");
         }
-        RedisURI node = RedisURI.builder(seeds.get(0)).withHost(master.getUri().getHost())
-                .withPort(master.getUri().getPort()).build();
+        RedisURI node = RedisURI.builder(seeds.get(0))
+                .withHost(master.getUri().getHost())
+                .withPort(master.getUri().getPort())
+                .build();
         return synced.borrow(node, RedisConnectors.describe(node));
     }
 
@@ -101,21 +100,23 @@ final class ClusterConnector implements RedisConnector {
         try {
             commands().pubsubShardNumsub("0").get(timeoutMillis, TimeUnit.MILLISECONDS);
             supported = true;
-        }
-        catch (ExecutionException ex) {
+        } catch (ExecutionException ex) {
             if (!(ex.getCause() instanceof RedisCommandExecutionException)) {
-                throw new LockException("Cannot ask " + description + " whether it supports sharded pub/sub: "
-                        + ex.getCause().getMessage(), ex.getCause());
+                throw new LockException(
+                        "Cannot ask " + description + " whether it supports sharded pub/sub: "
+                                + ex.getCause().getMessage(),
+                        ex.getCause());
             }
             supported = false;
-        }
-        catch (TimeoutException ex) {
-            throw new LockException("Cannot ask " + description + " whether it supports sharded pub/sub: no reply within "
-                    + timeoutMillis + " ms", ex);
-        }
-        catch (InterruptedException ex) {
+        } catch (TimeoutException ex) {
+            throw new LockException(
+                    "Cannot ask " + description + " whether it supports sharded pub/sub: no reply within "
+                            + timeoutMillis + " ms",
+                    ex);
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            throw new LockException("Interrupted while asking " + description + " whether it supports sharded pub/sub", ex);
+            throw new LockException(
+                    "Interrupted while asking " + description + " whether it supports sharded pub/sub", ex);
         }
         sharded = supported;
         return supported;

@@ -1,15 +1,14 @@
 package dev.distlock.core.internal.connection;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.Map;
-
+import dev.distlock.core.LockException;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
-import dev.distlock.core.LockException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Connections kept apart from the shared command connection, each lent to one caller at a time:
@@ -40,8 +39,7 @@ final class DedicatedConnections {
                 StatefulRedisConnection<String, String> candidate = free.pollFirst();
                 if (candidate.isOpen()) {
                     connection = candidate;
-                }
-                else {
+                } else {
                     candidate.closeAsync();
                 }
             }
@@ -49,8 +47,7 @@ final class DedicatedConnections {
         if (connection == null) {
             try {
                 connection = client.connect(StringCodec.UTF8, uri);
-            }
-            catch (RuntimeException ex) {
+            } catch (RuntimeException ex) {
                 throw new LockException("Cannot connect to Redis at " + description + ": " + ex.getMessage(), ex);
             }
         }

@@ -1,12 +1,10 @@
 package dev.distlock.core.internal.connection;
 
-import java.util.function.Supplier;
-
-import org.jspecify.annotations.Nullable;
-
-import io.lettuce.core.api.StatefulConnection;
 import dev.distlock.core.LockException;
+import io.lettuce.core.api.StatefulConnection;
 import io.netty.util.concurrent.FastThreadLocalThread;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A connection opened on first use; a failed attempt is retried by the next call instead of
@@ -48,11 +46,9 @@ final class LazyConnection<C extends StatefulConnection<?, ?>> {
                 boolean interrupted = Thread.interrupted();
                 try {
                     connection = opener.get();
-                }
-                catch (RuntimeException ex) {
+                } catch (RuntimeException ex) {
                     throw new LockException("Cannot connect to Redis at " + description + ": " + ex.getMessage(), ex);
-                }
-                finally {
+                } finally {
                     if (interrupted) {
                         Thread.currentThread().interrupt();
                     }
@@ -74,7 +70,8 @@ final class LazyConnection<C extends StatefulConnection<?, ?>> {
     }
 
     /** @return the open connection, or {@code null} when none is open */
-    @Nullable C current() {
+    @Nullable
+    C current() {
         return connection;
     }
 

@@ -81,8 +81,7 @@ public interface RedisConnector extends AutoCloseable {
      * reconnects here.
      * @param failure the error reply
      */
-    default void commandFailed(Throwable failure) {
-    }
+    default void commandFailed(Throwable failure) {}
 
     /**
      * Describes the target for messages, without credentials.

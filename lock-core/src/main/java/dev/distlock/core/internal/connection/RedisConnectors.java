@@ -1,23 +1,21 @@
 package dev.distlock.core.internal.connection;
 
-import java.util.List;
-
+import dev.distlock.core.LockClientOptions;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisCredentialsProvider;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
-import dev.distlock.core.LockClientOptions;
+import java.util.List;
 
 /** Builds the connector for the topology the options name. */
 public final class RedisConnectors {
 
-    private RedisConnectors() {
-    }
+    private RedisConnectors() {}
 
     /**
      * Creates a connector; nothing connects until first use.
@@ -26,9 +24,12 @@ public final class RedisConnectors {
      */
     public static RedisConnector create(LockClientOptions options) {
         if (!options.clusterNodes().isEmpty()) {
-            List<RedisURI> seeds = options.clusterNodes().stream().map(node -> dataNode(uri(node, options), options)).toList();
+            List<RedisURI> seeds = options.clusterNodes().stream()
+                    .map(node -> dataNode(uri(node, options), options))
+                    .toList();
             RedisClusterClient client = options.clientResources() != null
-                    ? RedisClusterClient.create(options.clientResources(), seeds) : RedisClusterClient.create(seeds);
+                    ? RedisClusterClient.create(options.clientResources(), seeds)
+                    : RedisClusterClient.create(seeds);
             ClusterClientOptions.Builder clusterOptions = ClusterClientOptions.builder();
             if (options.sslOptions() != null) {
                 clusterOptions.sslOptions(options.sslOptions());
@@ -42,10 +43,12 @@ public final class RedisConnectors {
                     .build());
             return new ClusterConnector(client, seeds, options.commandTimeout().toMillis());
         }
-        RedisURI target = options.sentinelMaster() != null ? sentinelUri(options)
+        RedisURI target = options.sentinelMaster() != null
+                ? sentinelUri(options)
                 : dataNode(uri(options.uri(), options), options);
         // Shared resources stay open when this client shuts down: Lettuce only closes resources it created.
-        RedisClient client = options.clientResources() != null ? RedisClient.create(options.clientResources())
+        RedisClient client = options.clientResources() != null
+                ? RedisClient.create(options.clientResources())
                 : RedisClient.create();
         ClientOptions.Builder clientOptions = ClientOptions.builder();
         if (options.sslOptions() != null) {
@@ -64,11 +67,11 @@ public final class RedisConnectors {
         RedisURI uri;
         try {
             uri = RedisURI.create(value);
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             // The parser's message repeats the whole input, password included: report only its reason.
             Throwable cause = ex.getCause();
-            String reason = cause instanceof java.net.URISyntaxException syntax ? syntax.getReason()
+            String reason = cause instanceof java.net.URISyntaxException syntax
+                    ? syntax.getReason()
                     : ex.getClass().getSimpleName();
             throw new IllegalArgumentException("Invalid Redis URI '" + redact(value) + "': " + reason);
         }
@@ -108,8 +111,7 @@ public final class RedisConnectors {
         if (password != null && !hasPassword(uri)) {
             if (options.username() != null) {
                 uri.setAuthentication(options.username(), password.toCharArray());
-            }
-            else {
+            } else {
                 uri.setAuthentication(password.toCharArray());
             }
         }
@@ -122,7 +124,8 @@ public final class RedisConnectors {
 
     private static boolean hasPassword(RedisURI uri) {
         // URIs built here from strings always have Lettuce's immediate (static) provider.
-        if (uri.getCredentialsProvider() instanceof RedisCredentialsProvider.ImmediateRedisCredentialsProvider immediate) {
+        if (uri.getCredentialsProvider()
+                instanceof RedisCredentialsProvider.ImmediateRedisCredentialsProvider immediate) {
             RedisCredentials credentials = immediate.resolveCredentialsNow();
             return credentials != null && credentials.hasPassword();
         }
@@ -132,7 +135,9 @@ public final class RedisConnectors {
     static String describe(RedisURI uri) {
         if (uri.getSentinelMasterId() != null) {
             return "sentinel master '" + uri.getSentinelMasterId() + "' via "
-                    + uri.getSentinels().stream().map(s -> s.getHost() + ":" + s.getPort()).toList();
+                    + uri.getSentinels().stream()
+                            .map(s -> s.getHost() + ":" + s.getPort())
+                            .toList();
         }
         return (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort() + "/" + uri.getDatabase();
     }

@@ -60,7 +60,9 @@ final class StandaloneConnector implements RedisConnector {
         // refused with READONLY until the connection breaks. Lettuce asks the sentinels for the
         // current master whenever it opens a connection, so open a new one.
         StatefulRedisConnection<String, String> current = commands.current();
-        if (current != null && !uri.getSentinels().isEmpty() && failure instanceof RedisCommandExecutionException
+        if (current != null
+                && !uri.getSentinels().isEmpty()
+                && failure instanceof RedisCommandExecutionException
                 && refusedAsReplica(String.valueOf(failure.getMessage()))) {
             commands.reopen(current);
         }

@@ -1,13 +1,11 @@
 package dev.distlock.core.internal.connection;
 
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-
 import org.jspecify.annotations.Nullable;
-
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
  * A connection lent to one replica-synced acquisition: its acquire script and the {@code WAIT}
@@ -43,12 +41,10 @@ public final class SyncedConnection {
         ROUTED.set(this);
         try {
             return call.get();
-        }
-        finally {
+        } finally {
             if (previous == null) {
                 ROUTED.remove();
-            }
-            else {
+            } else {
                 ROUTED.set(previous);
             }
         }

@@ -1,13 +1,11 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.LockListener;
+import dev.distlock.core.RedisLock;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-
 import org.jspecify.annotations.Nullable;
-
-import dev.distlock.core.LockListener;
-import dev.distlock.core.RedisLock;
 
 /**
  * A single-key lock: the public API over the shared engine pieces ({@link Acquisition} waits,
@@ -44,8 +42,7 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
         try {
             // A shallow copy: a lock object is a stateless view of Redis state plus engine-wide bookkeeping.
             view = (AbstractRedisLock) clone();
-        }
-        catch (CloneNotSupportedException ex) {
+        } catch (CloneNotSupportedException ex) {
             throw new IllegalStateException(ex);
         }
         view.events = events.with(listener);
@@ -88,8 +85,16 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
         // lease like every hold at close, so report the close rather than a hold the caller cannot use.
         engine.calls().ensureOpen(name);
         LockEvents view = events;
-        engine.holds().acquired(name, kind(), key, ownerId, ownerField(ownerId), renewScript(), leaseMillis,
-                view.viewListeners());
+        engine.holds()
+                .acquired(
+                        name,
+                        kind(),
+                        key,
+                        ownerId,
+                        ownerField(ownerId),
+                        renewScript(),
+                        leaseMillis,
+                        view.viewListeners());
         if (report) {
             view.acquired(ownerId, start);
         }

@@ -1,11 +1,9 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.jspecify.annotations.Nullable;
-
-import dev.distlock.core.internal.pubsub.ChannelWaiters;
 
 /**
  * One call that acquires a lock, run as a chain of asynchronous steps: no thread waits for it.
@@ -30,6 +28,7 @@ final class Acquisition {
     private final long start = System.nanoTime();
     /** Whether the blocking caller reports the grant to the listeners itself, on its own thread. */
     private volatile boolean reportLater;
+
     private final Attempts attempts;
     private final AcquisitionOutcome outcome;
     private final CompletableFuture<Boolean> result;
@@ -38,6 +37,7 @@ final class Acquisition {
     private @Nullable ChannelWaiters waiters;
     /** What the first attempt answered (ms until the holder's lease ends), for a waiter that parks at once. */
     private @Nullable Long firstRefusal;
+
     private @Nullable Long token;
 
     Acquisition(AbstractRedisLock lock, long waitMillis, long leaseMillis, long ownerId) {
@@ -80,8 +80,7 @@ final class Acquisition {
         engine.calls().call(() -> lock.beforeAcquire(waitMillis, ownerId)).whenComplete((ignored, failure) -> {
             if (failure != null) {
                 outcome.failed(unwrap(failure));
-            }
-            else {
+            } else {
                 firstAttempt();
             }
         });
@@ -117,7 +116,8 @@ final class Acquisition {
     }
 
     /** @return the fencing token of the grant, or {@code null} */
-    @Nullable Long token() {
+    @Nullable
+    Long token() {
         return token;
     }
 
@@ -131,19 +131,15 @@ final class Acquisition {
             if (failure != null) {
                 if (waitMillis != 0 && !engine.isClosed()) {
                     lock.abandonWait(ownerId).whenComplete((ignored, error) -> outcome.failed(unwrap(failure)));
-                }
-                else {
+                } else {
                     outcome.failed(unwrap(failure));
                 }
-            }
-            else if (ttl == null) {
+            } else if (ttl == null) {
                 outcome.granted();
-            }
-            else if (waitMillis == 0) {
+            } else if (waitMillis == 0) {
                 // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
                 outcome.gaveUp(false);
-            }
-            else {
+            } else {
                 firstRefusal = ttl;
                 nextRound();
             }
@@ -158,29 +154,34 @@ final class Acquisition {
             attemptWhileWaiting();
             return;
         }
-        engine.calls().whenConnected(true, () -> CompletableFuture.completedFuture(attempts.join())).whenComplete((joined, failure) -> {
-            if (failure != null) {
-                // close() between the first attempt and here: the registry refuses new waiters.
-                outcome.failed(engine.isClosed() ? engine.calls().closedException(lock.name, unwrap(failure)) : unwrap(failure));
-                return;
-            }
-            waiters = joined;
-            if (joined == null) {
-                attemptWhileWaiting();
-                return;
-            }
-            Long refused = firstRefusal;
-            if (refused != null && joined.confirmed() && joined.waiting() > 1) {
-                // Others of this client already wait here, subscribed all along: a release since our
-                // first try woke one of them, so park at once instead of queueing a second try behind
-                // theirs (a burst of waiters would otherwise delay every release by a round of tries).
-                parkOrGiveUp(refused);
-                return;
-            }
-            CompletableFuture<?> subscribed = attempts.subscribed(joined, remainingMillis());
-            park(subscribed);
-            subscribed.whenComplete((ignored, error) -> attemptWhileWaiting());
-        });
+        engine.calls()
+                .whenConnected(true, () -> CompletableFuture.completedFuture(attempts.join()))
+                .whenComplete((joined, failure) -> {
+                    if (failure != null) {
+                        // close() between the first attempt and here: the registry refuses new waiters.
+                        outcome.failed(
+                                engine.isClosed()
+                                        ? engine.calls().closedException(lock.name, unwrap(failure))
+                                        : unwrap(failure));
+                        return;
+                    }
+                    waiters = joined;
+                    if (joined == null) {
+                        attemptWhileWaiting();
+                        return;
+                    }
+                    Long refused = firstRefusal;
+                    if (refused != null && joined.confirmed() && joined.waiting() > 1) {
+                        // Others of this client already wait here, subscribed all along: a release since our
+                        // first try woke one of them, so park at once instead of queueing a second try behind
+                        // theirs (a burst of waiters would otherwise delay every release by a round of tries).
+                        parkOrGiveUp(refused);
+                        return;
+                    }
+                    CompletableFuture<?> subscribed = attempts.subscribed(joined, remainingMillis());
+                    park(subscribed);
+                    subscribed.whenComplete((ignored, error) -> attemptWhileWaiting());
+                });
     }
 
     private void attemptWhileWaiting() {
@@ -213,7 +214,8 @@ final class Acquisition {
         long nap = wait < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(wait, 1), remaining);
         ChannelWaiters channel = waiters;
         // Not subscribed: no wake-up can come, so park no longer than the unknown-TTL bound.
-        CompletableFuture<?> wake = channel != null ? channel.park(nap, engine.scheduler())
+        CompletableFuture<?> wake = channel != null
+                ? channel.park(nap, engine.scheduler())
                 : engine.calls().delay(Math.min(nap, UNKNOWN_TTL_PARK_MILLIS));
         park(wake);
         wake.whenComplete((woken, error) -> nextRound());
@@ -260,6 +262,7 @@ final class Acquisition {
 
     private static Throwable unwrap(Throwable failure) {
         return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+                ? failure.getCause()
+                : failure;
     }
 }

@@ -1,8 +1,7 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.concurrent.CompletableFuture;
-
 import dev.distlock.core.LockException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * How one {@link Acquisition} ends, whichever way: granted, timed out, failed or abandoned. Every
@@ -19,11 +18,17 @@ final class AcquisitionOutcome {
     private final long start;
     /** Leaves the wake-up channel, if the call joined one. */
     private final Runnable leaveChannel;
+
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     /** Completes once the call has cleaned up after itself (left the queue, unlisted, released a late grant). */
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
 
-    AcquisitionOutcome(Acquisition call, AbstractRedisLock lock, Attempts attempts, long leaseMillis, long start,
+    AcquisitionOutcome(
+            Acquisition call,
+            AbstractRedisLock lock,
+            Attempts attempts,
+            long leaseMillis,
+            long start,
             Runnable leaveChannel) {
         this.call = call;
         this.lock = lock;
@@ -51,8 +56,7 @@ final class AcquisitionOutcome {
         }
         try {
             lock.registerHold(leaseMillis, call.ownerId(), start, !call.reportsAcquiredLater());
-        }
-        catch (LockException ex) {
+        } catch (LockException ex) {
             failed(ex);
             return;
         }
@@ -65,14 +69,13 @@ final class AcquisitionOutcome {
 
     /** @param waited whether the caller waited, and so may have queued itself */
     void gaveUp(boolean waited) {
-        CompletableFuture<Void> abandoned = waited ? lock.abandonWait(call.ownerId())
-                : CompletableFuture.completedFuture(null);
+        CompletableFuture<Void> abandoned =
+                waited ? lock.abandonWait(call.ownerId()) : CompletableFuture.completedFuture(null);
         abandoned.whenComplete((ignored, error) -> {
             settle(false);
             try {
                 attempts.throwIfShortfall();
-            }
-            catch (LockException ex) {
+            } catch (LockException ex) {
                 result.completeExceptionally(ex);
                 return;
             }

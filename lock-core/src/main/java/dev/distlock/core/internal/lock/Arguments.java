@@ -9,8 +9,7 @@ public final class Arguments {
     /** Longest accepted lease or wait: 100 years, far below what Redis' PEXPIRE overflows at. */
     static final long MAX_MILLIS = TimeUnit.DAYS.toMillis(36_500);
 
-    private Arguments() {
-    }
+    private Arguments() {}
 
     /**
      * Checks a lock name.

@@ -1,8 +1,7 @@
 package dev.distlock.core.internal.lock;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one run of a kind's acquire script needs to know.
@@ -14,8 +13,8 @@ import dev.distlock.core.internal.pubsub.ChannelWaiters;
  * @param waiting the local waiters the caller has joined, or {@code null} before it joined any
  * @param call the acquisition this attempt belongs to, or {@code null} for a one-off attempt
  */
-record Attempt(long leaseMillis, long ownerId, long waitMillis, @Nullable ChannelWaiters waiting,
-        @Nullable Acquisition call) {
+record Attempt(
+        long leaseMillis, long ownerId, long waitMillis, @Nullable ChannelWaiters waiting, @Nullable Acquisition call) {
 
     /**
      * Returns a one-off attempt that does not wait.

@@ -1,10 +1,8 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.concurrent.CompletableFuture;
-
-import org.jspecify.annotations.Nullable;
-
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends the acquire attempts of one {@link Acquisition}, each within one command timeout: on the
@@ -18,6 +16,7 @@ final class Attempts {
     private final long ownerId;
     /** The lease each attempt asks for: the watchdog's when the caller asked for the watchdog. */
     private final long lease;
+
     private final ReplicaSync sync;
 
     Attempts(AbstractRedisLock lock, long leaseMillis, long ownerId) {
@@ -37,16 +36,19 @@ final class Attempts {
      */
     CompletableFuture<@Nullable Long> send(@Nullable ChannelWaiters waiting, long waitLeft, Acquisition call) {
         Attempt once = new Attempt(lease, ownerId, waitLeft, waiting, call);
-        return engine.calls().connected(lock.name, "acquire").thenCompose(connected -> {
-            long deadline = engine.replies().deadline();
-            // A replica-synced attempt borrows a connection of its own, which may have to be opened.
-            CompletableFuture<@Nullable Long> sent = sync.enabled()
-                    ? engine.calls().offload(() -> sync.acquire(() -> lock.tryOnce(once)))
-                    : engine.calls().call(() -> lock.tryOnce(once));
-            return engine.replies().within(sent, lock.name, "acquire", deadline);
-        }).thenCompose(ttl -> ttl != null
-                ? CompletableFuture.completedFuture(sync.refused(ttl))
-                : sync.confirm(() -> lock.release(lease, ownerId)));
+        return engine.calls()
+                .connected(lock.name, "acquire")
+                .thenCompose(connected -> {
+                    long deadline = engine.replies().deadline();
+                    // A replica-synced attempt borrows a connection of its own, which may have to be opened.
+                    CompletableFuture<@Nullable Long> sent = sync.enabled()
+                            ? engine.calls().offload(() -> sync.acquire(() -> lock.tryOnce(once)))
+                            : engine.calls().call(() -> lock.tryOnce(once));
+                    return engine.replies().within(sent, lock.name, "acquire", deadline);
+                })
+                .thenCompose(ttl -> ttl != null
+                        ? CompletableFuture.completedFuture(sync.refused(ttl))
+                        : sync.confirm(() -> lock.release(lease, ownerId)));
     }
 
     /** @return gives back a grant nobody will use (the caller cancelled as it came) */
@@ -60,11 +62,11 @@ final class Attempts {
     }
 
     /** @return the kind's wake-up channel joined, or {@code null} when pub/sub cannot be used now (bounded parks instead) */
-    @Nullable ChannelWaiters join() {
+    @Nullable
+    ChannelWaiters join() {
         try {
             return lock.join(ownerId);
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             engine.calls().failIfClosed(lock.name, ex);
             return null;
         }

@@ -1,10 +1,9 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.LockException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-
-import dev.distlock.core.LockException;
 
 /**
  * The blocking API as a thin layer over the asynchronous one: waits for a call's future, with the
@@ -12,8 +11,7 @@ import dev.distlock.core.LockException;
  */
 final class Blocking {
 
-    private Blocking() {
-    }
+    private Blocking() {}
 
     /**
      * Starts an acquisition and waits for it.
@@ -56,8 +54,7 @@ final class Blocking {
             while (true) {
                 try {
                     return result.get();
-                }
-                catch (InterruptedException ex) {
+                } catch (InterruptedException ex) {
                     if (!interruptible) {
                         interrupted = true;
                         continue;
@@ -69,13 +66,11 @@ final class Blocking {
                     }
                     join(acquisition.settled());
                     throw ex;
-                }
-                catch (ExecutionException ex) {
+                } catch (ExecutionException ex) {
                     throw rethrow(ex.getCause());
                 }
             }
-        }
-        finally {
+        } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -95,19 +90,15 @@ final class Blocking {
             while (true) {
                 try {
                     return future.get();
-                }
-                catch (InterruptedException ex) {
+                } catch (InterruptedException ex) {
                     interrupted = true;
-                }
-                catch (ExecutionException ex) {
+                } catch (ExecutionException ex) {
                     throw rethrow(ex.getCause());
-                }
-                catch (CancellationException ex) {
+                } catch (CancellationException ex) {
                     throw new LockException("The lock call was cancelled", ex);
                 }
             }
-        }
-        finally {
+        } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -116,7 +107,8 @@ final class Blocking {
 
     private static RuntimeException rethrow(Throwable failure) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+                ? failure.getCause()
+                : failure;
         if (cause instanceof RuntimeException runtime) {
             return runtime;
         }

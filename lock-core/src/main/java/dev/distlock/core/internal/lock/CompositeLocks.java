@@ -1,15 +1,13 @@
 package dev.distlock.core.internal.lock;
 
-import org.jspecify.annotations.Nullable;
-
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.script.RenewHolds;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the composite locks ({@code dev.distlock.core.internal.composite}) need to know about a
@@ -18,8 +16,7 @@ import dev.distlock.core.internal.script.RenewHolds;
  */
 public final class CompositeLocks {
 
-    private CompositeLocks() {
-    }
+    private CompositeLocks() {}
 
     /**
      * Returns the failure of a composite call whose member's client was closed: like every call of a
@@ -85,24 +82,26 @@ public final class CompositeLocks {
         LockEngine engine = member.engine;
         try {
             engine.calls().ensureOpen(member.name);
-        }
-        catch (LockException ex) {
+        } catch (LockException ex) {
             return CompletableFuture.failedFuture(ex);
         }
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
         String field = member.ownerField(ownerId);
-        CompletableFuture<List<Long>> reply = engine.calls().call(() -> new RenewHolds(member.renewScript(), List.of(member.key),
-                lease, List.of(field)).run(engine.scripts()));
+        CompletableFuture<List<Long>> reply = engine.calls()
+                .call(() -> new RenewHolds(member.renewScript(), List.of(member.key), lease, List.of(field))
+                        .run(engine.scripts()));
         return reply.handle((renewed, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
+                        ? failure.getCause()
+                        : failure;
                 engine.calls().failIfClosed(member.name, cause);
-                throw new LockException("Cannot re-expire lock '" + member.name + "' on "
-                        + engine.connector().describe() + ": " + cause.getMessage(), cause);
+                throw new LockException(
+                        "Cannot re-expire lock '" + member.name + "' on "
+                                + engine.connector().describe() + ": " + cause.getMessage(),
+                        cause);
             }
             return renewed != null && !renewed.isEmpty() && renewed.get(0) != null && renewed.get(0) == 1L;
         });
     }
-
 }

@@ -1,20 +1,17 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.concurrent.CompletableFuture;
-
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import dev.distlock.core.LockKind;
-import dev.distlock.core.LockException;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
-import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.FairAbandon;
 import dev.distlock.core.internal.script.FairAcquire;
 import dev.distlock.core.internal.script.FairForceRelease;
 import dev.distlock.core.internal.script.FairRelease;
+import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.Scripts;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Redisson's {@code RFairLock}: the reentrant hash at the lock key, plus a queue of waiting owners
@@ -61,28 +58,63 @@ public class FairRedisLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
         long timeout = waiterTimeoutMillis();
-        return new FairAcquire(key, queue, deadlines, channelPrefix, attempt.leaseMillis(), ownerField(attempt.ownerId()),
-                attempt.waitMillis(), timeout, Math.max(1, timeout / 3), UnlockSubscriptions.WAKE_ONE,
-                engine.connector().publishCommand()).run(engine.scripts());
+        return new FairAcquire(
+                        key,
+                        queue,
+                        deadlines,
+                        channelPrefix,
+                        attempt.leaseMillis(),
+                        ownerField(attempt.ownerId()),
+                        attempt.waitMillis(),
+                        timeout,
+                        Math.max(1, timeout / 3),
+                        UnlockSubscriptions.WAKE_ONE,
+                        engine.connector().publishCommand())
+                .run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
         String latch = layout.unlockLatch(requestId);
-        return new FairRelease(key, queue, deadlines, channelPrefix, latch, UnlockSubscriptions.WAKE_ONE, leaseMillis,
-                ownerField(ownerId), engine.unlockLatchMillis(), engine.connector().publishCommand()).run(engine.scripts());
+        return new FairRelease(
+                        key,
+                        queue,
+                        deadlines,
+                        channelPrefix,
+                        latch,
+                        UnlockSubscriptions.WAKE_ONE,
+                        leaseMillis,
+                        ownerField(ownerId),
+                        engine.unlockLatchMillis(),
+                        engine.connector().publishCommand())
+                .run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<Void> abandonWait(long ownerId) {
         // By source: a waiter often gives up because Redis stopped answering (see runBySource).
-        return engine.replies().within(engine.calls().call(() -> new FairAbandon(key, queue, deadlines, channelPrefix,
-                UnlockSubscriptions.WAKE_ONE, ownerField(ownerId), waiterTimeoutMillis(), engine.connector().publishCommand())
-                .runBySource(engine.scripts())), name, "leave the queue of", engine.replies().deadline())
+        return engine.replies()
+                .within(
+                        engine.calls().call(() -> new FairAbandon(
+                                        key,
+                                        queue,
+                                        deadlines,
+                                        channelPrefix,
+                                        UnlockSubscriptions.WAKE_ONE,
+                                        ownerField(ownerId),
+                                        waiterTimeoutMillis(),
+                                        engine.connector().publishCommand())
+                                .runBySource(engine.scripts())),
+                        name,
+                        "leave the queue of",
+                        engine.replies().deadline())
                 .handle((left, failure) -> {
                     if (failure != null) {
                         // The entry's deadline lapses within one waiter timeout and the next script purges it.
-                        log.debug("Could not leave the queue of fair lock '{}'; it will be purged by deadline", name, failure);
+                        log.debug(
+                                "Could not leave the queue of fair lock '{}'; it will be purged by deadline",
+                                name,
+                                failure);
                     }
                     return null;
                 });
@@ -100,8 +132,14 @@ public class FairRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
-        return new FairForceRelease(key, queue, deadlines, channelPrefix, UnlockSubscriptions.WAKE_ONE,
-                engine.connector().publishCommand()).run(engine.scripts())
+        return new FairForceRelease(
+                        key,
+                        queue,
+                        deadlines,
+                        channelPrefix,
+                        UnlockSubscriptions.WAKE_ONE,
+                        engine.connector().publishCommand())
+                .run(engine.scripts())
                 .thenApply(deleted -> deleted != null && deleted == 1);
     }
 }

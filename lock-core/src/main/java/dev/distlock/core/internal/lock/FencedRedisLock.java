@@ -1,23 +1,16 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.List;
-import java.util.Map;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockKind;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.internal.script.FencedAcquire;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
 import org.jspecify.annotations.Nullable;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.LockKind;
-import dev.distlock.core.FencedLock;
-import dev.distlock.core.LockListener;
-import dev.distlock.core.internal.pubsub.ChannelWaiters;
-import dev.distlock.core.internal.script.FencedAcquire;
 
 /**
  * A reentrant lock whose acquire script also increments {@code redisson_lock_token:{name}};
@@ -60,7 +53,9 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
         long leaseMillis = attempt.leaseMillis();
         long ownerId = attempt.ownerId();
         CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
-        new FencedAcquire(key, tokenKey, leaseMillis, ownerField(ownerId)).run(engine.scripts()).whenComplete((reply, failure) -> {
+        new FencedAcquire(key, tokenKey, leaseMillis, ownerField(ownerId))
+                .run(engine.scripts())
+                .whenComplete((reply, failure) -> {
                     if (failure != null) {
                         toCaller.completeExceptionally(failure);
                         return;
@@ -79,8 +74,10 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
                         // since, so one release undoes exactly this grant.
                         engine.calls().call(() -> release(leaseMillis, ownerId)).whenComplete((released, error) -> {
                             if (error != null) {
-                                log.debug("Could not give back a late grant of fenced lock '{}'; it expires with its lease",
-                                        name, error);
+                                log.debug(
+                                        "Could not give back a late grant of fenced lock '{}'; it expires with its lease",
+                                        name,
+                                        error);
                             }
                         });
                     }
@@ -98,8 +95,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
         Acquisition call = acquireAsync(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
         try {
             awaitAcquisition(call, false);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             throw new IllegalStateException("uninterruptible acquisition was interrupted", ex);
         }
         return tokenOf(call);
@@ -120,8 +116,8 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     }
 
     @Override
-    public CompletionStage<@Nullable Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit,
-            long ownerId) {
+    public CompletionStage<@Nullable Long> tryLockAndGetTokenAsync(
+            long waitTime, long leaseTime, TimeUnit unit, long ownerId) {
         long wait = Arguments.waitMillis(waitTime, unit);
         Acquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
         return call.start().thenApply(acquired -> acquired ? tokenOf(call) : null);
@@ -137,9 +133,14 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     public long getToken() {
-        String token = engine.replies().await(engine.calls().call(() -> engine.connector().commands().get(tokenKey).toCompletableFuture()),
-                name, "read the token of");
+        String token = engine.replies()
+                .await(
+                        engine.calls().call(() -> engine.connector()
+                                .commands()
+                                .get(tokenKey)
+                                .toCompletableFuture()),
+                        name,
+                        "read the token of");
         return token == null ? 0 : Long.parseLong(token);
     }
-
 }

@@ -1,14 +1,13 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.LockKind;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.internal.script.LuaScript;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArraySet;
-
-import dev.distlock.core.LockKind;
-import dev.distlock.core.LockListener;
-import dev.distlock.core.internal.script.LuaScript;
 
 /**
  * What this client knows about one owner's hold on one lock. Redis stays the source of truth;

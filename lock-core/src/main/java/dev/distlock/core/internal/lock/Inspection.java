@@ -1,9 +1,8 @@
 package dev.distlock.core.internal.lock;
 
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
  * The inspection calls of one lock: what Redis holds at its key now, whoever holds it. Each call
@@ -50,14 +49,20 @@ final class Inspection {
 
     /** @return whether the lock is write-locked */
     boolean writeLocked() {
-        return RedissonLayout.WRITE_MODE.equals(read(redis -> redis.hget(key, RedissonLayout.MODE_FIELD).toCompletableFuture()));
+        return RedissonLayout.WRITE_MODE.equals(
+                read(redis -> redis.hget(key, RedissonLayout.MODE_FIELD).toCompletableFuture()));
     }
 
     /** @return whether the lock is read-locked, including a writer's own read holds (Redisson's definition) */
     boolean readLocked() {
         long deadline = engine.replies().deadline();
-        String mode = engine.replies().await(command(redis -> redis.hget(key, RedissonLayout.MODE_FIELD).toCompletableFuture()),
-                name, "inspect", deadline);
+        String mode = engine.replies()
+                .await(
+                        command(redis ->
+                                redis.hget(key, RedissonLayout.MODE_FIELD).toCompletableFuture()),
+                        name,
+                        "inspect",
+                        deadline);
         if (RedissonLayout.READ_MODE.equals(mode)) {
             return true;
         }
@@ -65,8 +70,8 @@ final class Inspection {
             return false;
         }
         // The mode field and the writer's field, plus at least one read hold.
-        long fields = engine.replies().await(command(redis -> redis.hlen(key).toCompletableFuture()), name, "inspect",
-                deadline);
+        long fields = engine.replies()
+                .await(command(redis -> redis.hlen(key).toCompletableFuture()), name, "inspect", deadline);
         return fields > 2;
     }
 
@@ -75,7 +80,8 @@ final class Inspection {
     }
 
     private <T> CompletableFuture<T> command(Command<T> command) {
-        Supplier<CompletableFuture<T>> call = () -> command.send(engine.connector().commands());
+        Supplier<CompletableFuture<T>> call =
+                () -> command.send(engine.connector().commands());
         return engine.calls().call(call);
     }
 

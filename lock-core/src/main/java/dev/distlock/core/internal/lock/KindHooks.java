@@ -1,12 +1,10 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.concurrent.CompletableFuture;
-
-import org.jspecify.annotations.Nullable;
-
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.script.LuaScript;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a lock kind supplies to the shared engine pieces: one acquire attempt, one release, its
@@ -97,8 +95,7 @@ abstract class KindHooks extends LockOverloads {
      * @param acquired whether it holds the lock
      * @param leaseMillis its lease, {@code -1} for the watchdog
      */
-    protected void acquisitionEnded(Acquisition call, boolean acquired, long leaseMillis) {
-    }
+    protected void acquisitionEnded(Acquisition call, boolean acquired, long leaseMillis) {}
 
     /**
      * Returns the owner field of this kind.
@@ -108,5 +105,4 @@ abstract class KindHooks extends LockOverloads {
     protected String ownerField(long ownerId) {
         return layout.ownerField(ownerId);
     }
-
 }

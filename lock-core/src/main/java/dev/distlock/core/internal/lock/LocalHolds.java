@@ -1,17 +1,15 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.LockKind;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.internal.script.LuaScript;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
-
 import org.jspecify.annotations.Nullable;
-
-import dev.distlock.core.LockKind;
-import dev.distlock.core.LockListener;
-import dev.distlock.core.internal.script.LuaScript;
 
 /**
  * The holds this client has taken and not yet released, keyed by lock key and owner field. The
@@ -30,15 +28,23 @@ public final class LocalHolds {
     private final Map<HoldKey, Hold> holds = new ConcurrentHashMap<>();
     private final ReadWriteLock renewals = new ReentrantReadWriteLock();
 
-    Hold acquired(String lockName, LockKind kind, String key, long ownerId, String ownerField, LuaScript renew,
-            long leaseMillis, List<LockListener> viewListeners) {
-        Hold hold = holds.computeIfAbsent(new HoldKey(key, ownerField),
-                k -> new Hold(lockName, kind, key, ownerId, ownerField, renew));
+    Hold acquired(
+            String lockName,
+            LockKind kind,
+            String key,
+            long ownerId,
+            String ownerField,
+            LuaScript renew,
+            long leaseMillis,
+            List<LockListener> viewListeners) {
+        Hold hold = holds.computeIfAbsent(
+                new HoldKey(key, ownerField), k -> new Hold(lockName, kind, key, ownerId, ownerField, renew));
         hold.acquired(leaseMillis, viewListeners);
         return hold;
     }
 
-    @Nullable Hold get(String key, String ownerField) {
+    @Nullable
+    Hold get(String key, String ownerField) {
         return holds.get(new HoldKey(key, ownerField));
     }
 
@@ -50,8 +56,7 @@ public final class LocalHolds {
         renewals.readLock().lock();
         try {
             hold.releasing(true);
-        }
-        finally {
+        } finally {
             renewals.readLock().unlock();
         }
     }
@@ -67,8 +72,7 @@ public final class LocalHolds {
         renewals.writeLock().lock();
         try {
             return send.get();
-        }
-        finally {
+        } finally {
             renewals.writeLock().unlock();
         }
     }
@@ -102,6 +106,5 @@ public final class LocalHolds {
         holds.clear();
     }
 
-    private record HoldKey(String key, String ownerField) {
-    }
+    private record HoldKey(String key, String ownerField) {}
 }

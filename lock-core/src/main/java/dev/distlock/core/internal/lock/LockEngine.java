@@ -1,10 +1,5 @@
 package dev.distlock.core.internal.lock;
 
-import java.time.Duration;
-import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.connection.RedisConnector;
@@ -12,6 +7,10 @@ import dev.distlock.core.internal.connection.RedisConnectors;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.ScriptExecutor;
 import dev.distlock.core.internal.watchdog.LeaseWatchdog;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Everything the locks of one client share: identity, connections, scripts, subscriptions, holds
@@ -54,11 +53,16 @@ public final class LockEngine implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.subscriptions = new UnlockSubscriptions(connector::pubSub, connector::shardedPubSub, scheduler, CHANNEL_LINGER);
+        this.subscriptions =
+                new UnlockSubscriptions(connector::pubSub, connector::shardedPubSub, scheduler, CHANNEL_LINGER);
         this.calls = new RedisCalls(clientId, connector, subscriptions::connected, scheduler);
         this.replies = new ReplyDeadlines(options.commandTimeout(), connector, scheduler, calls);
-        this.watchdog = new LeaseWatchdog(holds, scripts, connector::batchGroup,
-                this::leaseLost, options.watchdogTimeout(),
+        this.watchdog = new LeaseWatchdog(
+                holds,
+                scripts,
+                connector::batchGroup,
+                this::leaseLost,
+                options.watchdogTimeout(),
                 options.commandTimeout());
         this.watchdog.start(scheduler);
     }

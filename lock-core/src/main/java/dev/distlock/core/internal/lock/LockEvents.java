@@ -1,9 +1,8 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.LockListener;
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.distlock.core.LockListener;
 
 /**
  * Tells the listeners of one lock view what happened: the client's listener, then the listeners

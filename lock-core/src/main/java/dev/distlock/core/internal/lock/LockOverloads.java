@@ -1,9 +1,8 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.RedisLock;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-
-import dev.distlock.core.RedisLock;
 
 /**
  * The overloads of {@link RedisLock}'s acquire and unlock methods, each checked and reduced to
@@ -43,8 +42,7 @@ abstract class LockOverloads implements RedisLock {
     public void lock(long leaseTime, TimeUnit unit) {
         try {
             acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), false);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             throw new IllegalStateException("uninterruptible acquisition was interrupted", ex);
         }
     }
@@ -69,8 +67,7 @@ abstract class LockOverloads implements RedisLock {
     public boolean tryLock() {
         try {
             return acquire(0, LockEngine.WATCHDOG, currentOwner(), false);
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             // Not thrown when uninterruptible; kept for the checked signature.
             Thread.currentThread().interrupt();
             return false;

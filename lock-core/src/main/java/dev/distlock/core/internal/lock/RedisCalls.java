@@ -1,5 +1,7 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.LockException;
+import dev.distlock.core.internal.connection.RedisConnector;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -13,11 +15,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-
 import org.jspecify.annotations.Nullable;
-
-import dev.distlock.core.LockException;
-import dev.distlock.core.internal.connection.RedisConnector;
 
 /**
  * How the locks of one client start Redis calls, and what a call reports once the client is
@@ -37,9 +35,13 @@ public final class RedisCalls {
     private final ThreadPoolExecutor connecting;
     /** Pending {@link #delay} timers, completed by {@link #shutdown()}, which stops the scheduler that would. */
     private final Set<CompletableFuture<Void>> delays = ConcurrentHashMap.newKeySet();
+
     private volatile boolean closed;
 
-    RedisCalls(String clientId, RedisConnector connector, BooleanSupplier pubSubConnected,
+    RedisCalls(
+            String clientId,
+            RedisConnector connector,
+            BooleanSupplier pubSubConnected,
             ScheduledExecutorService scheduler) {
         this.clientId = clientId;
         this.connector = connector;
@@ -84,8 +86,7 @@ public final class RedisCalls {
     private static <T> CompletableFuture<T> invoke(Supplier<CompletableFuture<T>> call) {
         try {
             return call.get();
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
     }
@@ -118,20 +119,20 @@ public final class RedisCalls {
             return CompletableFuture.completedFuture(null);
         }
         return offload(() -> {
-            connector.commands();
-            try {
-                connector.publishCommand();
-            }
-            catch (LockException ex) {
-                // Asked again when a release needs it.
-            }
-            return CompletableFuture.<Void>completedFuture(null);
-        }).handle((ok, failure) -> {
-            if (failure != null) {
-                throw failed(failure, lockName, action);
-            }
-            return ok;
-        });
+                    connector.commands();
+                    try {
+                        connector.publishCommand();
+                    } catch (LockException ex) {
+                        // Asked again when a release needs it.
+                    }
+                    return CompletableFuture.<Void>completedFuture(null);
+                })
+                .handle((ok, failure) -> {
+                    if (failure != null) {
+                        throw failed(failure, lockName, action);
+                    }
+                    return ok;
+                });
     }
 
     /**
@@ -143,8 +144,7 @@ public final class RedisCalls {
     public <T> CompletableFuture<T> offload(Supplier<CompletableFuture<T>> step) {
         try {
             return CompletableFuture.supplyAsync(() -> invoke(step), connecting).thenCompose(reply -> reply);
-        }
-        catch (RejectedExecutionException ex) {
+        } catch (RejectedExecutionException ex) {
             return CompletableFuture.failedFuture(closedException("(client)", ex));
         }
     }
@@ -158,14 +158,13 @@ public final class RedisCalls {
         CompletableFuture<Void> done = new CompletableFuture<>();
         delays.add(done);
         try {
-            ScheduledFuture<?> task = scheduler.schedule(() -> done.complete(null), Math.max(0, millis),
-                    TimeUnit.MILLISECONDS);
+            ScheduledFuture<?> task =
+                    scheduler.schedule(() -> done.complete(null), Math.max(0, millis), TimeUnit.MILLISECONDS);
             done.whenComplete((ignored, failure) -> {
                 task.cancel(false);
                 delays.remove(done);
             });
-        }
-        catch (RejectedExecutionException ex) {
+        } catch (RejectedExecutionException ex) {
             delays.remove(done);
             done.complete(null);
         }
@@ -183,13 +182,14 @@ public final class RedisCalls {
      * @return the exception to report
      */
     public LockException failed(Throwable failure, String lockName, String action) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
-                : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (closed) {
             return closedException(lockName, cause);
         }
-        return new LockException("Cannot " + action + " lock '" + lockName + "' on " + connector.describe() + ": "
-                + cause.getMessage(), cause);
+        return new LockException(
+                "Cannot " + action + " lock '" + lockName + "' on " + connector.describe() + ": " + cause.getMessage(),
+                cause);
     }
 
     /**
@@ -224,5 +224,4 @@ public final class RedisCalls {
             throw closedException(lockName, cause);
         }
     }
-
 }

@@ -1,9 +1,5 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.concurrent.CompletableFuture;
-
-import org.jspecify.annotations.Nullable;
-
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
@@ -11,6 +7,8 @@ import dev.distlock.core.internal.script.ReadAcquire;
 import dev.distlock.core.internal.script.ReadRelease;
 import dev.distlock.core.internal.script.ReadWriteForceRelease;
 import dev.distlock.core.internal.script.Scripts;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The read side of Redisson's {@code RReadWriteLock}: owner field {@code <clientId>:<threadId>} in
@@ -44,15 +42,27 @@ public class RedisReadLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
-        return new ReadAcquire(key, writers, attempt.leaseMillis(), ownerField(attempt.ownerId()),
-                layout.writerField(attempt.ownerId())).run(engine.scripts());
+        return new ReadAcquire(
+                        key,
+                        writers,
+                        attempt.leaseMillis(),
+                        ownerField(attempt.ownerId()),
+                        layout.writerField(attempt.ownerId()))
+                .run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
         String latch = layout.unlockLatch(requestId);
-        return new ReadRelease(key, channel, latch, UnlockSubscriptions.WAKE_ALL, ownerField(ownerId),
-                engine.unlockLatchMillis(), engine.connector().publishCommand()).run(engine.scripts());
+        return new ReadRelease(
+                        key,
+                        channel,
+                        latch,
+                        UnlockSubscriptions.WAKE_ALL,
+                        ownerField(ownerId),
+                        engine.unlockLatchMillis(),
+                        engine.connector().publishCommand())
+                .run(engine.scripts());
     }
 
     @Override
@@ -67,8 +77,14 @@ public class RedisReadLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
-        return new ReadWriteForceRelease(key, channel, UnlockSubscriptions.WAKE_ALL, RedissonLayout.READ_MODE,
-                engine.connector().publishCommand()).run(engine.scripts()).thenApply(deleted -> deleted != null && deleted == 1);
+        return new ReadWriteForceRelease(
+                        key,
+                        channel,
+                        UnlockSubscriptions.WAKE_ALL,
+                        RedissonLayout.READ_MODE,
+                        engine.connector().publishCommand())
+                .run(engine.scripts())
+                .thenApply(deleted -> deleted != null && deleted == 1);
     }
 
     /** @return whether the lock is read-locked, including a writer's own read holds (Redisson's definition) */

@@ -1,16 +1,6 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import io.lettuce.core.KeyValue;
-
 import dev.distlock.core.LockKind;
-import dev.distlock.core.LockException;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.ReadWriteForceRelease;
@@ -18,6 +8,12 @@ import dev.distlock.core.internal.script.Scripts;
 import dev.distlock.core.internal.script.WriteAbandon;
 import dev.distlock.core.internal.script.WriteAcquire;
 import dev.distlock.core.internal.script.WriteRelease;
+import io.lettuce.core.KeyValue;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The write side of Redisson's {@code RReadWriteLock}: owner field {@code <clientId>:<threadId>:write}
@@ -69,9 +65,16 @@ public class RedisWriteLock extends AbstractRedisLock {
         }
         String reader = layout.ownerField(ownerId);
         String writer = ownerField(ownerId);
-        return engine.replies().within(engine.calls().whenConnected(false,
-                () -> engine.connector().commands().hmget(key, reader, writer).toCompletableFuture()), name, "inspect",
-                engine.replies().deadline()).thenAccept(fields -> refuseUpgrade(fields, reader));
+        return engine.replies()
+                .within(
+                        engine.calls().whenConnected(false, () -> engine.connector()
+                                .commands()
+                                .hmget(key, reader, writer)
+                                .toCompletableFuture()),
+                        name,
+                        "inspect",
+                        engine.replies().deadline())
+                .thenAccept(fields -> refuseUpgrade(fields, reader));
     }
 
     private void refuseUpgrade(List<KeyValue<String, String>> fields, String reader) {
@@ -87,26 +90,55 @@ public class RedisWriteLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
         long timeout = claimTimeoutMillis();
-        return new WriteAcquire(key, writers, attempt.leaseMillis(), ownerField(attempt.ownerId()), attempt.waitMillis(),
-                timeout, Math.max(1, timeout / 3)).run(engine.scripts());
+        return new WriteAcquire(
+                        key,
+                        writers,
+                        attempt.leaseMillis(),
+                        ownerField(attempt.ownerId()),
+                        attempt.waitMillis(),
+                        timeout,
+                        Math.max(1, timeout / 3))
+                .run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
         String latch = layout.unlockLatch(requestId);
-        return new WriteRelease(key, channel, latch, UnlockSubscriptions.WAKE_ALL, leaseMillis, ownerField(ownerId),
-                engine.unlockLatchMillis(), engine.connector().publishCommand()).run(engine.scripts());
+        return new WriteRelease(
+                        key,
+                        channel,
+                        latch,
+                        UnlockSubscriptions.WAKE_ALL,
+                        leaseMillis,
+                        ownerField(ownerId),
+                        engine.unlockLatchMillis(),
+                        engine.connector().publishCommand())
+                .run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<Void> abandonWait(long ownerId) {
         // By source: a waiter often gives up because Redis stopped answering (see runBySource).
-        return engine.replies().within(engine.calls().call(() -> new WriteAbandon(key, writers, channel, UnlockSubscriptions.WAKE_ALL,
-                ownerField(ownerId), engine.connector().publishCommand()).runBySource(engine.scripts())), name, "withdraw the write claim on", engine.replies().deadline())
+        return engine.replies()
+                .within(
+                        engine.calls().call(() -> new WriteAbandon(
+                                        key,
+                                        writers,
+                                        channel,
+                                        UnlockSubscriptions.WAKE_ALL,
+                                        ownerField(ownerId),
+                                        engine.connector().publishCommand())
+                                .runBySource(engine.scripts())),
+                        name,
+                        "withdraw the write claim on",
+                        engine.replies().deadline())
                 .handle((withdrawn, failure) -> {
                     if (failure != null) {
                         // The claim lapses by itself within one claim timeout.
-                        log.debug("Could not withdraw the write claim on read-write lock '{}'; it will lapse", name, failure);
+                        log.debug(
+                                "Could not withdraw the write claim on read-write lock '{}'; it will lapse",
+                                name,
+                                failure);
                     }
                     return null;
                 });
@@ -124,8 +156,14 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
-        return new ReadWriteForceRelease(key, channel, UnlockSubscriptions.WAKE_ALL, RedissonLayout.WRITE_MODE,
-                engine.connector().publishCommand()).run(engine.scripts()).thenApply(deleted -> deleted != null && deleted == 1);
+        return new ReadWriteForceRelease(
+                        key,
+                        channel,
+                        UnlockSubscriptions.WAKE_ALL,
+                        RedissonLayout.WRITE_MODE,
+                        engine.connector().publishCommand())
+                .run(engine.scripts())
+                .thenApply(deleted -> deleted != null && deleted == 1);
     }
 
     /** @return whether the lock is write-locked */

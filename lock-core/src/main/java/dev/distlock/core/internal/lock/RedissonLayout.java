@@ -78,10 +78,11 @@ public final class RedissonLayout {
             return key;
         }
         if (key.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("Lock key '" + key + "' cannot be used with Redis Cluster: its braces form"
-                    + " no hash tag (text between the first '{' and the next '}'), so Redis Cluster hashes the whole key,"
-                    + " and since it contains '}' no companion key (unlock channel, queue, hold timeouts) can share its"
-                    + " slot. Use a name without braces, or one with a non-empty hash tag such as '{order}:42'");
+            throw new IllegalArgumentException(
+                    "Lock key '" + key + "' cannot be used with Redis Cluster: its braces form"
+                            + " no hash tag (text between the first '{' and the next '}'), so Redis Cluster hashes the whole key,"
+                            + " and since it contains '}' no companion key (unlock channel, queue, hold timeouts) can share its"
+                            + " slot. Use a name without braces, or one with a non-empty hash tag such as '{order}:42'");
         }
         return "{" + key + "}";
     }

@@ -1,20 +1,18 @@
 package dev.distlock.core.internal.lock;
 
-import java.util.concurrent.CompletableFuture;
-
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
-import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.ForceRelease;
+import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.ReentrantAcquire;
 import dev.distlock.core.internal.script.ReentrantPassWakeup;
 import dev.distlock.core.internal.script.ReentrantRelease;
 import dev.distlock.core.internal.script.Scripts;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Redisson's {@code RLock}: hash at the lock key, owner field to hold count, lease as the key's
@@ -35,6 +33,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     /** Channel on which releases are announced. */
     protected final String channel;
+
     private final String waitingClients;
     private final String wakePrefix;
 
@@ -83,10 +82,17 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         }
         CompletableFuture<@Nullable Long> reply;
         try {
-            reply = new ReentrantAcquire(key, waitingClients, leaseMillis, ownerField(ownerId), mode, register, unregister,
-                    listingSlackMillis()).run(engine.scripts());
-        }
-        catch (RuntimeException ex) {
+            reply = new ReentrantAcquire(
+                            key,
+                            waitingClients,
+                            leaseMillis,
+                            ownerField(ownerId),
+                            mode,
+                            register,
+                            unregister,
+                            listingSlackMillis())
+                    .run(engine.scripts());
+        } catch (RuntimeException ex) {
             toCaller.completeExceptionally(ex);
             return toCaller;
         }
@@ -103,8 +109,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
             if (failure != null) {
                 // The call may still have run: the mark stays, the next attempt adopts what it took.
                 toCaller.completeExceptionally(failure);
-            }
-            else {
+            } else {
                 toCaller.complete(ttl);
             }
         });
@@ -119,8 +124,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     protected void acquisitionEnded(Acquisition call, boolean acquired, long leaseMillis) {
         if (acquired) {
             engine.uncertainAcquisitions().acquired(attemptId(call.ownerId()));
-        }
-        else {
+        } else {
             releaseUnseenHold(leaseMillis, call.ownerId());
         }
     }
@@ -135,16 +139,30 @@ public class ReentrantRedisLock extends AbstractRedisLock {
             return;
         }
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        engine.uncertainAcquisitions().gaveUp(attemptId(ownerId), () -> engine.calls().call(() -> release(lease, ownerId)),
-                lease + engine.options().commandTimeout().toMillis(), engine.scheduler(), name);
+        engine.uncertainAcquisitions()
+                .gaveUp(
+                        attemptId(ownerId),
+                        () -> engine.calls().call(() -> release(lease, ownerId)),
+                        lease + engine.options().commandTimeout().toMillis(),
+                        engine.scheduler(),
+                        name);
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
         String latch = layout.unlockLatch(requestId);
-        return new ReentrantRelease(key, channel, latch, waitingClients, UnlockSubscriptions.WAKE_ONE, leaseMillis,
-                ownerField(ownerId), engine.unlockLatchMillis(), targetedWakeups() ? wakePrefix : "",
-                engine.connector().publishCommand()).run(engine.scripts());
+        return new ReentrantRelease(
+                        key,
+                        channel,
+                        latch,
+                        waitingClients,
+                        UnlockSubscriptions.WAKE_ONE,
+                        leaseMillis,
+                        ownerField(ownerId),
+                        engine.unlockLatchMillis(),
+                        targetedWakeups() ? wakePrefix : "",
+                        engine.connector().publishCommand())
+                .run(engine.scripts());
     }
 
     @Override
@@ -170,11 +188,19 @@ public class ReentrantRedisLock extends AbstractRedisLock {
      * interrupted): deciding it per waiter at abandon time misses waiters that leave together.
      */
     private void unlist() {
-        engine.calls().call(() -> engine.connector().commands().srem(waitingClients, engine.clientId()).toCompletableFuture())
+        engine.calls()
+                .call(() -> engine.connector()
+                        .commands()
+                        .srem(waitingClients, engine.clientId())
+                        .toCompletableFuture())
                 .exceptionally(failure -> {
                     // Harmless: the listing expires by itself, and a release that finds nobody listening
                     // on this client's channel unlists it and wakes someone else.
-                    log.debug("Could not unlist client {} from the waiters of lock '{}'", engine.clientId(), name, failure);
+                    log.debug(
+                            "Could not unlist client {} from the waiters of lock '{}'",
+                            engine.clientId(),
+                            name,
+                            failure);
                     return null;
                 });
     }
@@ -185,8 +211,16 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     private void passWakeup() {
-        engine.calls().call(() -> new ReentrantPassWakeup(key, channel, waitingClients, UnlockSubscriptions.WAKE_ONE, wakePrefix,
-                engine.clientId(), engine.connector().publishCommand()).run(engine.scripts()))
+        engine.calls()
+                .call(() -> new ReentrantPassWakeup(
+                                key,
+                                channel,
+                                waitingClients,
+                                UnlockSubscriptions.WAKE_ONE,
+                                wakePrefix,
+                                engine.clientId(),
+                                engine.connector().publishCommand())
+                        .run(engine.scripts()))
                 .exceptionally(failure -> {
                     log.debug("Could not pass on a wake-up for lock '{}'", name, failure);
                     return null;
@@ -195,7 +229,12 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
-        return new ForceRelease(key, channel, UnlockSubscriptions.WAKE_ONE, engine.connector().publishCommand())
-                .run(engine.scripts()).thenApply(deleted -> deleted != null && deleted == 1);
+        return new ForceRelease(
+                        key,
+                        channel,
+                        UnlockSubscriptions.WAKE_ONE,
+                        engine.connector().publishCommand())
+                .run(engine.scripts())
+                .thenApply(deleted -> deleted != null && deleted == 1);
     }
 }

@@ -1,7 +1,6 @@
 package dev.distlock.core.internal.lock;
 
 import java.util.concurrent.CompletableFuture;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +22,7 @@ final class Release {
     private final long ownerId;
     /** Who the owner is, worked out on the calling thread (the thread may be the owner). */
     private final String ownerDescription;
+
     private final @Nullable Hold hold;
     private final long lease;
 
@@ -44,13 +44,15 @@ final class Release {
                 lock.events().releasing(ownerId);
             }
         }
-        return releaseOnce().handle((result, failure) -> {
-            if (failure != null) {
-                failed();
-                return CompletableFuture.<Void>failedFuture(failure);
-            }
-            return released(result);
-        }).thenCompose(next -> next);
+        return releaseOnce()
+                .handle((result, failure) -> {
+                    if (failure != null) {
+                        failed();
+                        return CompletableFuture.<Void>failedFuture(failure);
+                    }
+                    return released(result);
+                })
+                .thenCompose(next -> next);
     }
 
     /**
@@ -65,8 +67,7 @@ final class Release {
         if (hold.released() <= 0) {
             // Stop renewing: if the release did not run, the lock expires within one lease.
             engine.holds().remove(hold);
-        }
-        else {
+        } else {
             // Outer holds remain: keep renewing them.
             hold.releasing(false);
         }
@@ -76,8 +77,9 @@ final class Release {
         if (result == null) {
             if (hold != null && engine.holds().remove(hold)) {
                 engine.leaseLost(hold);
-                return CompletableFuture.failedFuture(new IllegalMonitorStateException("Cannot unlock lock '" + lock.name
-                        + "': the lease of " + ownerDescription + " expired before unlock, or the lock was force-unlocked"));
+                return CompletableFuture.failedFuture(
+                        new IllegalMonitorStateException("Cannot unlock lock '" + lock.name + "': the lease of "
+                                + ownerDescription + " expired before unlock, or the lock was force-unlocked"));
             }
             return CompletableFuture.failedFuture(new IllegalMonitorStateException(
                     "Cannot unlock lock '" + lock.name + "': it is not held by " + ownerDescription));
@@ -113,36 +115,53 @@ final class Release {
             }
             return CompletableFuture.completedFuture(null);
         }
-        return releaseOnce().handle((result, failure) -> {
-            if (failure != null) {
-                engine.holds().remove(phantom);
-                log.warn("Lock '{}' keeps holds of owner {} that were never unlocked in Redis (lost acquire replies or"
-                        + " failed unlocks); it expires with its lease", lock.name, lock.ownerField(ownerId), failure);
-                return CompletableFuture.<Void>completedFuture(null);
-            }
-            if (result != null && result != 1) {
-                return releasePhantomHolds(extra + 1);
-            }
-            engine.holds().remove(phantom);
-            log.warn("Released {} hold(s) of lock '{}' that Redis still counted after the last unlock of owner {}"
-                    + " (lost acquire replies or failed unlocks)", extra, lock.name, lock.ownerField(ownerId));
-            if (result != null) {
-                lock.events().released(ownerId);
-            }
-            return CompletableFuture.<Void>completedFuture(null);
-        }).thenCompose(next -> next);
+        return releaseOnce()
+                .handle((result, failure) -> {
+                    if (failure != null) {
+                        engine.holds().remove(phantom);
+                        log.warn(
+                                "Lock '{}' keeps holds of owner {} that were never unlocked in Redis (lost acquire replies or"
+                                        + " failed unlocks); it expires with its lease",
+                                lock.name,
+                                lock.ownerField(ownerId),
+                                failure);
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    if (result != null && result != 1) {
+                        return releasePhantomHolds(extra + 1);
+                    }
+                    engine.holds().remove(phantom);
+                    log.warn(
+                            "Released {} hold(s) of lock '{}' that Redis still counted after the last unlock of owner {}"
+                                    + " (lost acquire replies or failed unlocks)",
+                            extra,
+                            lock.name,
+                            lock.ownerField(ownerId));
+                    if (result != null) {
+                        lock.events().released(ownerId);
+                    }
+                    return CompletableFuture.<Void>completedFuture(null);
+                })
+                .thenCompose(next -> next);
     }
 
     /** Runs the release script, once more if its reply was lost, all within one command timeout. */
     private CompletableFuture<@Nullable Long> releaseOnce() {
         String requestId = engine.newRequestId();
-        return engine.calls().connected(lock.name, "release")
-                .thenCompose(connected -> releaseOnce(requestId, engine.replies().deadline()));
+        return engine.calls()
+                .connected(lock.name, "release")
+                .thenCompose(
+                        connected -> releaseOnce(requestId, engine.replies().deadline()));
     }
 
     private CompletableFuture<@Nullable Long> releaseOnce(String requestId, long deadline) {
-        return engine.replies().within(engine.calls().call(() -> lock.release(lease, ownerId, requestId)), lock.name,
-                "release", deadline).handle((result, failure) -> {
+        return engine.replies()
+                .within(
+                        engine.calls().call(() -> lock.release(lease, ownerId, requestId)),
+                        lock.name,
+                        "release",
+                        deadline)
+                .handle((result, failure) -> {
                     if (failure == null) {
                         return CompletableFuture.completedFuture(result);
                     }
@@ -150,9 +169,14 @@ final class Release {
                         return CompletableFuture.<@Nullable Long>failedFuture(failure);
                     }
                     // The reply may have been lost after the script ran; the latch makes the retry replay it.
-                    return engine.replies().within(engine.calls().call(() -> lock.release(lease, ownerId, requestId)), lock.name,
-                            "release", deadline);
-                }).thenCompose(next -> next);
+                    return engine.replies()
+                            .within(
+                                    engine.calls().call(() -> lock.release(lease, ownerId, requestId)),
+                                    lock.name,
+                                    "release",
+                                    deadline);
+                })
+                .thenCompose(next -> next);
     }
 
     private static String describeOwner(LockEngine engine, long ownerId) {

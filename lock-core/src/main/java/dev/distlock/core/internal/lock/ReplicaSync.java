@@ -1,15 +1,13 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.LockException;
+import dev.distlock.core.internal.connection.SyncedConnection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.LockException;
-import dev.distlock.core.internal.connection.SyncedConnection;
 
 /**
  * The replica-sync guard of one acquisition ({@code replicaSync(n, timeout)}): the acquire script
@@ -64,8 +62,7 @@ final class ReplicaSync {
         CompletableFuture<@Nullable Long> reply;
         try {
             reply = connection.route(acquire);
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             giveUp(connection);
             throw ex;
         }
@@ -101,32 +98,46 @@ final class ReplicaSync {
         CompletableFuture<Long> acknowledged = connection == null
                 ? CompletableFuture.failedFuture(
                         new LockException("Cannot wait for replicas of lock '" + name + "': its connection was closed"))
-                : engine.replies().within(engine.calls().call(() -> connection.waitForReplicas(replicas, timeoutMillis)), name,
-                        "wait for replicas of", engine.replies().deadline());
-        return acknowledged.handle((count, failure) -> {
-            long acks;
-            if (failure == null) {
-                connection.giveBack();
-                lastFailure = null;
-                acks = count;
-            }
-            else {
-                if (connection != null) {
-                    connection.discard();
-                }
-                lastFailure = failure;
-                acks = 0;
-            }
-            if (acks >= replicas) {
-                lastAcknowledged = -1;
-                return CompletableFuture.<@Nullable Long>completedFuture(null);
-            }
-            lastAcknowledged = acks;
-            log.debug("Lock '{}': {} of {} replicas acknowledged within {} ms; releasing and retrying", name, acks,
-                    replicas, timeoutMillis);
-            return engine.replies().within(engine.calls().call(undo), name, "undo unreplicated acquisition of", engine.replies().deadline())
-                    .thenApply(released -> (@Nullable Long) RETRY_MILLIS);
-        }).thenCompose(next -> next);
+                : engine.replies()
+                        .within(
+                                engine.calls().call(() -> connection.waitForReplicas(replicas, timeoutMillis)),
+                                name,
+                                "wait for replicas of",
+                                engine.replies().deadline());
+        return acknowledged
+                .handle((count, failure) -> {
+                    long acks;
+                    if (failure == null) {
+                        connection.giveBack();
+                        lastFailure = null;
+                        acks = count;
+                    } else {
+                        if (connection != null) {
+                            connection.discard();
+                        }
+                        lastFailure = failure;
+                        acks = 0;
+                    }
+                    if (acks >= replicas) {
+                        lastAcknowledged = -1;
+                        return CompletableFuture.<@Nullable Long>completedFuture(null);
+                    }
+                    lastAcknowledged = acks;
+                    log.debug(
+                            "Lock '{}': {} of {} replicas acknowledged within {} ms; releasing and retrying",
+                            name,
+                            acks,
+                            replicas,
+                            timeoutMillis);
+                    return engine.replies()
+                            .within(
+                                    engine.calls().call(undo),
+                                    name,
+                                    "undo unreplicated acquisition of",
+                                    engine.replies().deadline())
+                            .thenApply(released -> (@Nullable Long) RETRY_MILLIS);
+                })
+                .thenCompose(next -> next);
     }
 
     /**
@@ -147,9 +158,12 @@ final class ReplicaSync {
     /** Throws when the last attempt was refused for want of replicas, rather than by contention. */
     void throwIfShortfall() {
         if (lastAcknowledged >= 0) {
-            throw new LockException("Cannot acquire lock '" + name + "': only " + lastAcknowledged + " of the " + replicas
-                    + " required replicas acknowledged it within " + timeoutMillis + " ms (replicaSync); the lock was"
-                    + " released again", lastFailure);
+            throw new LockException(
+                    "Cannot acquire lock '" + name + "': only " + lastAcknowledged + " of the " + replicas
+                            + " required replicas acknowledged it within " + timeoutMillis
+                            + " ms (replicaSync); the lock was"
+                            + " released again",
+                    lastFailure);
         }
     }
 }

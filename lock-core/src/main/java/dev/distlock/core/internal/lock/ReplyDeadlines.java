@@ -1,5 +1,7 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.LockException;
+import dev.distlock.core.internal.connection.RedisConnector;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -8,9 +10,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
-import dev.distlock.core.LockException;
-import dev.distlock.core.internal.connection.RedisConnector;
 
 /**
  * Bounds the waits for Redis replies: a public call fails within one command timeout, however
@@ -26,8 +25,8 @@ public final class ReplyDeadlines {
     private final ScheduledExecutorService scheduler;
     private final RedisCalls calls;
 
-    ReplyDeadlines(Duration commandTimeout, RedisConnector connector, ScheduledExecutorService scheduler,
-            RedisCalls calls) {
+    ReplyDeadlines(
+            Duration commandTimeout, RedisConnector connector, ScheduledExecutorService scheduler, RedisCalls calls) {
         this.commandTimeout = commandTimeout;
         this.connector = connector;
         this.scheduler = scheduler;
@@ -86,30 +85,31 @@ public final class ReplyDeadlines {
         try {
             while (true) {
                 try {
-                    return future.get(Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()), TimeUnit.NANOSECONDS);
-                }
-                catch (InterruptedException ex) {
+                    return future.get(
+                            Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException ex) {
                     interrupted = true;
-                }
-                catch (ExecutionException ex) {
+                } catch (ExecutionException ex) {
                     Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
                     // A call cut short by close() reports the close, not the connection's death throes.
                     calls.failIfClosed(lockName, cause);
-                    throw new LockException("Cannot " + action + " lock '" + lockName + "' on " + connector.describe()
-                            + ": " + cause.getMessage(), cause);
-                }
-                catch (TimeoutException ex) {
+                    throw new LockException(
+                            "Cannot " + action + " lock '" + lockName + "' on " + connector.describe() + ": "
+                                    + cause.getMessage(),
+                            cause);
+                } catch (TimeoutException ex) {
                     if (!future.cancel(false)) {
                         // The reply won the race against the deadline: it was delivered, so use it.
                         continue;
                     }
                     calls.failIfClosed(lockName, ex);
-                    throw new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
-                            + connector.describe() + " did not answer within " + commandTimeout, ex);
+                    throw new LockException(
+                            "Cannot " + action + " lock '" + lockName + "': Redis at " + connector.describe()
+                                    + " did not answer within " + commandTimeout,
+                            ex);
                 }
             }
-        }
-        finally {
+        } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -130,15 +130,20 @@ public final class ReplyDeadlines {
         CompletableFuture<T> result = new CompletableFuture<>();
         ScheduledFuture<?> timer;
         try {
-            timer = scheduler.schedule(() -> {
-                if (future.cancel(false)) {
-                    result.completeExceptionally(calls.isClosed() ? calls.closedException(lockName, null)
-                            : new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
-                                    + connector.describe() + " did not answer within " + commandTimeout));
-                }
-            }, Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()), TimeUnit.NANOSECONDS);
-        }
-        catch (RejectedExecutionException ex) {
+            timer = scheduler.schedule(
+                    () -> {
+                        if (future.cancel(false)) {
+                            result.completeExceptionally(
+                                    calls.isClosed()
+                                            ? calls.closedException(lockName, null)
+                                            : new LockException("Cannot " + action + " lock '" + lockName
+                                                    + "': Redis at " + connector.describe() + " did not answer within "
+                                                    + commandTimeout));
+                        }
+                    },
+                    Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()),
+                    TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException ex) {
             // Closing: the connections close too, which fails the command.
             timer = null;
         }
@@ -149,12 +154,10 @@ public final class ReplyDeadlines {
             }
             if (failure == null) {
                 result.complete(reply);
-            }
-            else if (!future.isCancelled()) {
+            } else if (!future.isCancelled()) {
                 result.completeExceptionally(calls.failed(failure, lockName, action));
             }
         });
         return result;
     }
-
 }

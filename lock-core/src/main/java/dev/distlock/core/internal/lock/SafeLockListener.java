@@ -1,9 +1,8 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.LockListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.LockListener;
 
 /** Calls a user listener and swallows (logs) whatever it throws. */
 final class SafeLockListener implements LockListener {
@@ -44,8 +43,7 @@ final class SafeLockListener implements LockListener {
     private static void guard(Runnable call, String method, String lockName) {
         try {
             call.run();
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             log.warn("LockListener.{} failed for lock '{}'; ignored", method, lockName, ex);
         }
     }

@@ -7,7 +7,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,8 +81,12 @@ public final class UncertainAcquisitions {
      * @param scheduler runs the deferred clean-up
      * @param lockName for the log
      */
-    void gaveUp(String id, Supplier<CompletableFuture<?>> release, long forgetAfterMillis,
-            ScheduledExecutorService scheduler, String lockName) {
+    void gaveUp(
+            String id,
+            Supplier<CompletableFuture<?>> release,
+            long forgetAfterMillis,
+            ScheduledExecutorService scheduler,
+            String lockName) {
         Attempt attempt = attempts.get(id);
         if (attempt == null) {
             return;
@@ -96,8 +99,7 @@ public final class UncertainAcquisitions {
         CompletableFuture<?> sent;
         try {
             sent = release.get();
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             sent = CompletableFuture.failedFuture(ex);
         }
         sent.whenComplete((reply, failure) -> {
@@ -105,12 +107,13 @@ public final class UncertainAcquisitions {
                 attempts.remove(id, attempt);
                 return;
             }
-            log.debug("Could not release what a lost acquire reply of lock '{}' may have taken; it expires with its lease",
-                    lockName, failure);
+            log.debug(
+                    "Could not release what a lost acquire reply of lock '{}' may have taken; it expires with its lease",
+                    lockName,
+                    failure);
             try {
                 scheduler.schedule(() -> attempts.remove(id, attempt), forgetAfterMillis, TimeUnit.MILLISECONDS);
-            }
-            catch (RejectedExecutionException ex) {
+            } catch (RejectedExecutionException ex) {
                 attempts.remove(id, attempt);
             }
         });

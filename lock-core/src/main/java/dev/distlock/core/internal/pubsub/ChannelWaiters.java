@@ -7,7 +7,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,7 +17,9 @@ import org.jspecify.annotations.Nullable;
 public final class ChannelWaiters {
 
     final CompletableFuture<Void> ready = new CompletableFuture<>();
-    @Nullable ScheduledFuture<?> unsubscribeTask;
+
+    @Nullable
+    ScheduledFuture<?> unsubscribeTask;
     /** Whether the server confirmed the subscription and nothing since suggests it was lost. */
     volatile boolean confirmed;
     /** Whether a subscription attempt is in flight or scheduled, so that retries do not pile up. */
@@ -35,9 +36,14 @@ public final class ChannelWaiters {
     private int permits;
     /** Parked waiters, oldest first; guarded by {@code this}. */
     private final ArrayDeque<CompletableFuture<Boolean>> parked = new ArrayDeque<>();
+
     private final AtomicInteger refs = new AtomicInteger();
 
-    ChannelWaiters(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed, @Nullable Runnable onIdle,
+    ChannelWaiters(
+            String channel,
+            @Nullable String alias,
+            @Nullable Runnable onUnclaimed,
+            @Nullable Runnable onIdle,
             UnlockSubscriptions owner) {
         this.channel = channel;
         this.alias = alias;
@@ -92,8 +98,7 @@ public final class ChannelWaiters {
         ScheduledFuture<?> timeout;
         try {
             timeout = timer.schedule(() -> waiter.complete(false), Math.max(0, timeoutMillis), TimeUnit.MILLISECONDS);
-        }
-        catch (RejectedExecutionException ex) {
+        } catch (RejectedExecutionException ex) {
             // The client is closing: the caller finds out when it resumes.
             waiter.complete(false);
             timeout = null;

@@ -1,5 +1,9 @@
 package dev.distlock.core.internal.pubsub;
 
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -9,15 +13,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 /**
  * Subscriptions to unlock channels over one shared pub/sub connection, reference-counted per
@@ -56,6 +54,7 @@ public final class UnlockSubscriptions {
      * wake-up that reaches the client in that window must be passed on, not dropped.
      */
     private final Map<String, ChannelWaiters> aliases = new ConcurrentHashMap<>();
+
     private volatile @Nullable StatefulRedisPubSubConnection<String, String> connection;
     private volatile boolean closed;
     /** Runs after an idle channel's entry was removed and before its UNSUBSCRIBE is sent; for tests. */
@@ -67,8 +66,10 @@ public final class UnlockSubscriptions {
      * @param scheduler runs delayed unsubscriptions and subscription retries
      * @param linger how long an unused channel stays subscribed
      */
-    public UnlockSubscriptions(Supplier<StatefulRedisPubSubConnection<String, String>> connector,
-            ScheduledExecutorService scheduler, Duration linger) {
+    public UnlockSubscriptions(
+            Supplier<StatefulRedisPubSubConnection<String, String>> connector,
+            ScheduledExecutorService scheduler,
+            Duration linger) {
         this(connector, () -> false, scheduler, linger);
     }
 
@@ -80,8 +81,11 @@ public final class UnlockSubscriptions {
      * @param scheduler runs delayed unsubscriptions and subscription retries
      * @param linger how long an unused channel stays subscribed
      */
-    public UnlockSubscriptions(Supplier<StatefulRedisPubSubConnection<String, String>> connector, BooleanSupplier sharded,
-            ScheduledExecutorService scheduler, Duration linger) {
+    public UnlockSubscriptions(
+            Supplier<StatefulRedisPubSubConnection<String, String>> connector,
+            BooleanSupplier sharded,
+            ScheduledExecutorService scheduler,
+            Duration linger) {
         this.connector = connector;
         this.sharded = sharded;
         this.scheduler = scheduler;
@@ -121,8 +125,8 @@ public final class UnlockSubscriptions {
      *     whatever it sends reaches Redis before anything a later waiter sends); or {@code null}
      * @return the channel's waiters, whose {@code ready} future completes once all are subscribed
      */
-    public synchronized ChannelWaiters join(String channel, @Nullable String alias, @Nullable Runnable onUnclaimed,
-            @Nullable Runnable onIdle) {
+    public synchronized ChannelWaiters join(
+            String channel, @Nullable String alias, @Nullable Runnable onUnclaimed, @Nullable Runnable onIdle) {
         if (closed) {
             throw new IllegalStateException("closed");
         }
@@ -156,10 +160,11 @@ public final class UnlockSubscriptions {
         CompletableFuture<Void> reply;
         try {
             StatefulRedisPubSubConnection<String, String> pubSub = connection();
-            reply = (sharded.getAsBoolean() ? pubSub.async().ssubscribe(waiters.names())
-                    : pubSub.async().subscribe(waiters.names())).toCompletableFuture();
-        }
-        catch (RuntimeException ex) {
+            reply = (sharded.getAsBoolean()
+                            ? pubSub.async().ssubscribe(waiters.names())
+                            : pubSub.async().subscribe(waiters.names()))
+                    .toCompletableFuture();
+        } catch (RuntimeException ex) {
             reply = CompletableFuture.failedFuture(ex);
         }
         reply.whenComplete((ok, failure) -> subscribed(waiters, retry, failure));
@@ -189,8 +194,7 @@ public final class UnlockSubscriptions {
         waiters.subscribing = true;
         try {
             scheduler.schedule(() -> resubscribe(waiters), RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS);
-        }
-        catch (java.util.concurrent.RejectedExecutionException ex) {
+        } catch (java.util.concurrent.RejectedExecutionException ex) {
             waiters.subscribing = false;
         }
     }
@@ -255,12 +259,12 @@ public final class UnlockSubscriptions {
             return;
         }
         try {
-            (sharded ? pubSub.async().sunsubscribe(channel) : pubSub.async().unsubscribe(channel)).exceptionally(failure -> {
-                log.debug("UNSUBSCRIBE {} of a restored subscription failed", channel, failure);
-                return null;
-            });
-        }
-        catch (RuntimeException ex) {
+            (sharded ? pubSub.async().sunsubscribe(channel) : pubSub.async().unsubscribe(channel))
+                    .exceptionally(failure -> {
+                        log.debug("UNSUBSCRIBE {} of a restored subscription failed", channel, failure);
+                        return null;
+                    });
+        } catch (RuntimeException ex) {
             log.debug("UNSUBSCRIBE {} of a restored subscription failed", channel, ex);
         }
     }
@@ -269,8 +273,8 @@ public final class UnlockSubscriptions {
         if (waiters.refs() == 0 && !closed) {
             // Under the monitor: a new waiter cannot join (and send anything) before this runs.
             waiters.idle();
-            waiters.unsubscribeTask = scheduler.schedule(() -> unsubscribeIfIdle(waiters), linger.toMillis(),
-                    TimeUnit.MILLISECONDS);
+            waiters.unsubscribeTask =
+                    scheduler.schedule(() -> unsubscribeIfIdle(waiters), linger.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -298,10 +302,11 @@ public final class UnlockSubscriptions {
         }
         CompletableFuture<Void> reply;
         try {
-            reply = (sharded.getAsBoolean() ? pubSub.async().sunsubscribe(waiters.names())
-                    : pubSub.async().unsubscribe(waiters.names())).toCompletableFuture();
-        }
-        catch (RuntimeException ex) {
+            reply = (sharded.getAsBoolean()
+                            ? pubSub.async().sunsubscribe(waiters.names())
+                            : pubSub.async().unsubscribe(waiters.names()))
+                    .toCompletableFuture();
+        } catch (RuntimeException ex) {
             reply = CompletableFuture.failedFuture(ex);
         }
         // Until the server confirms, it may still deliver a targeted wake-up on the alias: keep the
@@ -376,8 +381,7 @@ public final class UnlockSubscriptions {
         }
         try {
             scheduler.execute(task);
-        }
-        catch (java.util.concurrent.RejectedExecutionException ex) {
+        } catch (java.util.concurrent.RejectedExecutionException ex) {
             // The client is closing.
         }
     }
@@ -396,8 +400,7 @@ public final class UnlockSubscriptions {
         }
         if (WAKE_ALL.equals(message)) {
             waiters.wakeAll();
-        }
-        else {
+        } else {
             waiters.wakeOne();
         }
     }

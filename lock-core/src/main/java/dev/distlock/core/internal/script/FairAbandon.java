@@ -6,21 +6,22 @@ import java.util.List;
  * Removes a fair lock waiter that gave up; replies {@code 1} when it was queued.
  * Components are the script's KEYS, then its ARGV, in the order its header names them.
  */
-public record FairAbandon(String lockKey,
+public record FairAbandon(
+        String lockKey,
         String queue,
         String deadlines,
         String waiterChannelPrefix,
         String wakeMessage,
         String ownerField,
         long waiterTimeoutMillis,
-        String publishCommand) implements ScriptCall<Long> {
+        String publishCommand)
+        implements ScriptCall<Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
-    public static final ScriptSignature SIGNATURE = new ScriptSignature(Scripts.FAIR_ABANDON, List.of("lock key", "queue", "deadlines", "waiter channel prefix"),
-            List.of("wake-up message",
-            "owner field",
-            "waiter timeout in ms",
-            "publish command"));
+    public static final ScriptSignature SIGNATURE = new ScriptSignature(
+            Scripts.FAIR_ABANDON,
+            List.of("lock key", "queue", "deadlines", "waiter channel prefix"),
+            List.of("wake-up message", "owner field", "waiter timeout in ms", "publish command"));
 
     @Override
     public ScriptSignature signature() {

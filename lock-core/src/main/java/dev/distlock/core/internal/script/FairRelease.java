@@ -1,14 +1,14 @@
 package dev.distlock.core.internal.script;
 
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 
 /**
  * Releases one hold of a fair lock, telling only the queue head; replies as {@link ReentrantRelease}.
  * Components are the script's KEYS, then its ARGV, in the order its header names them.
  */
-public record FairRelease(String lockKey,
+public record FairRelease(
+        String lockKey,
         String queue,
         String deadlines,
         String waiterChannelPrefix,
@@ -17,15 +17,14 @@ public record FairRelease(String lockKey,
         long leaseMillis,
         String ownerField,
         long latchMillis,
-        String publishCommand) implements ScriptCall<@Nullable Long> {
+        String publishCommand)
+        implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
-    public static final ScriptSignature SIGNATURE = new ScriptSignature(Scripts.FAIR_RELEASE, List.of("lock key", "queue", "deadlines", "waiter channel prefix", "unlock latch"),
-            List.of("wake-up message",
-            "lease in ms",
-            "owner field",
-            "latch lifetime in ms",
-            "publish command"));
+    public static final ScriptSignature SIGNATURE = new ScriptSignature(
+            Scripts.FAIR_RELEASE,
+            List.of("lock key", "queue", "deadlines", "waiter channel prefix", "unlock latch"),
+            List.of("wake-up message", "lease in ms", "owner field", "latch lifetime in ms", "publish command"));
 
     @Override
     public ScriptSignature signature() {
@@ -39,6 +38,8 @@ public record FairRelease(String lockKey,
 
     @Override
     public String[] args() {
-        return new String[] {wakeMessage, Long.toString(leaseMillis), ownerField, Long.toString(latchMillis), publishCommand};
+        return new String[] {
+            wakeMessage, Long.toString(leaseMillis), ownerField, Long.toString(latchMillis), publishCommand
+        };
     }
 }

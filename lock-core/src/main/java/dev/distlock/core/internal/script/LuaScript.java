@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.script;
 
+import io.lettuce.core.ScriptOutputType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,8 +10,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import io.lettuce.core.ScriptOutputType;
 
 /**
  * One Lua script: its name, source, the SHA-1 Redis will know it by, and the reply type.
@@ -38,7 +37,8 @@ public record LuaScript(String name, String source, String sha1, ScriptOutputTyp
      */
     public static LuaScript load(String name, ScriptOutputType outputType) {
         String source = INCLUDE.matcher(read(RESOURCE_DIR + name + ".lua"))
-                .replaceAll(include -> Matcher.quoteReplacement(read(RESOURCE_DIR + "fragments/" + include.group(1) + ".lua")));
+                .replaceAll(include ->
+                        Matcher.quoteReplacement(read(RESOURCE_DIR + "fragments/" + include.group(1) + ".lua")));
         return new LuaScript(name, source, sha1(source), outputType);
     }
 
@@ -48,8 +48,7 @@ public record LuaScript(String name, String source, String sha1, ScriptOutputTyp
                 throw new IllegalStateException("Lua script resource " + path + " is missing from the class path");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException("Cannot read Lua script " + path, ex);
         }
     }
@@ -58,8 +57,7 @@ public record LuaScript(String name, String source, String sha1, ScriptOutputTyp
         try {
             byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest);
-        }
-        catch (NoSuchAlgorithmException ex) {
+        } catch (NoSuchAlgorithmException ex) {
             throw new IllegalStateException("SHA-1 is required by the Java platform", ex);
         }
     }

@@ -1,24 +1,21 @@
 package dev.distlock.core.internal.script;
 
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 
 /**
  * Takes or re-enters the read side; replies {@code null} when acquired, else how long to park in ms.
  * Components are the script's KEYS, then its ARGV, in the order its header names them.
  */
-public record ReadAcquire(String lockKey,
-        String waitingWriters,
-        long leaseMillis,
-        String readerField,
-        String writerField) implements ScriptCall<@Nullable Long> {
+public record ReadAcquire(
+        String lockKey, String waitingWriters, long leaseMillis, String readerField, String writerField)
+        implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
-    public static final ScriptSignature SIGNATURE = new ScriptSignature(Scripts.RW_READ_ACQUIRE, List.of("lock key", "waiting writers"),
-            List.of("lease in ms",
-            "reader field",
-            "writer field"));
+    public static final ScriptSignature SIGNATURE = new ScriptSignature(
+            Scripts.RW_READ_ACQUIRE,
+            List.of("lock key", "waiting writers"),
+            List.of("lease in ms", "reader field", "writer field"));
 
     @Override
     public ScriptSignature signature() {

@@ -17,16 +17,16 @@ public record RenewHolds(LuaScript script, List<String> lockKeys, long leaseMill
         implements ScriptCall<List<Long>> {
 
     /** {@code renew}: holds of reentrant, fenced and fair locks. */
-    public static final ScriptSignature RENEW = new ScriptSignature(Scripts.RENEW, List.of("lock key of hold i"),
-            List.of("lease in ms", "owner field of hold i"));
+    public static final ScriptSignature RENEW = new ScriptSignature(
+            Scripts.RENEW, List.of("lock key of hold i"), List.of("lease in ms", "owner field of hold i"));
 
     /** {@code rw-read-renew}: read holds. */
-    public static final ScriptSignature READ_RENEW = new ScriptSignature(Scripts.RW_READ_RENEW,
-            List.of("lock key of hold i"), List.of("lease in ms", "reader field of hold i"));
+    public static final ScriptSignature READ_RENEW = new ScriptSignature(
+            Scripts.RW_READ_RENEW, List.of("lock key of hold i"), List.of("lease in ms", "reader field of hold i"));
 
     /** {@code rw-write-renew}: write holds. */
-    public static final ScriptSignature WRITE_RENEW = new ScriptSignature(Scripts.RW_WRITE_RENEW,
-            List.of("lock key of hold i"), List.of("lease in ms", "writer field of hold i"));
+    public static final ScriptSignature WRITE_RENEW = new ScriptSignature(
+            Scripts.RW_WRITE_RENEW, List.of("lock key of hold i"), List.of("lease in ms", "writer field of hold i"));
 
     /** Checks that the script is a renewal script and that every key has its owner field. */
     public RenewHolds {
@@ -36,14 +36,18 @@ public record RenewHolds(LuaScript script, List<String> lockKeys, long leaseMill
             throw new IllegalArgumentException("'ownerFields' must have one field per lock key: " + lockKeys.size()
                     + " keys, " + ownerFields.size() + " fields");
         }
-        if (!script.equals(Scripts.RENEW) && !script.equals(Scripts.RW_READ_RENEW) && !script.equals(Scripts.RW_WRITE_RENEW)) {
+        if (!script.equals(Scripts.RENEW)
+                && !script.equals(Scripts.RW_READ_RENEW)
+                && !script.equals(Scripts.RW_WRITE_RENEW)) {
             throw new IllegalArgumentException("'script' must be a renewal script; was " + script.name());
         }
     }
 
     @Override
     public ScriptSignature signature() {
-        return script.equals(Scripts.RW_READ_RENEW) ? READ_RENEW : script.equals(Scripts.RW_WRITE_RENEW) ? WRITE_RENEW : RENEW;
+        return script.equals(Scripts.RW_READ_RENEW)
+                ? READ_RENEW
+                : script.equals(Scripts.RW_WRITE_RENEW) ? WRITE_RENEW : RENEW;
     }
 
     @Override
@@ -53,6 +57,7 @@ public record RenewHolds(LuaScript script, List<String> lockKeys, long leaseMill
 
     @Override
     public String[] args() {
-        return Stream.concat(Stream.of(Long.toString(leaseMillis)), ownerFields.stream()).toArray(String[]::new);
+        return Stream.concat(Stream.of(Long.toString(leaseMillis)), ownerFields.stream())
+                .toArray(String[]::new);
     }
 }

@@ -1,11 +1,10 @@
 package dev.distlock.core.internal.script;
 
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
  * Runs scripts by {@code EVALSHA} and, only when the server answers {@code NOSCRIPT} (the script
@@ -22,8 +21,7 @@ public final class ScriptExecutor {
      * @param commands supplies the connection's async commands (standalone or cluster)
      */
     public ScriptExecutor(Supplier<RedisClusterAsyncCommands<String, String>> commands) {
-        this(commands, failure -> {
-        });
+        this(commands, failure -> {});
     }
 
     /**
@@ -47,7 +45,9 @@ public final class ScriptExecutor {
      * @return the reply
      */
     public <T> CompletableFuture<T> runBySource(LuaScript script, String[] keys, String... args) {
-        return commands.get().<T>eval(script.source(), script.outputType(), keys, args).toCompletableFuture()
+        return commands.get()
+                .<T>eval(script.source(), script.outputType(), keys, args)
+                .toCompletableFuture()
                 .whenComplete((reply, failure) -> {
                     if (failure != null) {
                         onFailure.accept(failure);
@@ -65,23 +65,28 @@ public final class ScriptExecutor {
      */
     public <T> CompletableFuture<T> run(LuaScript script, String[] keys, String... args) {
         RedisClusterAsyncCommands<String, String> redis = commands.get();
-        CompletableFuture<T> bySha = redis.<T>evalsha(script.sha1(), script.outputType(), keys, args).toCompletableFuture();
+        CompletableFuture<T> bySha =
+                redis.<T>evalsha(script.sha1(), script.outputType(), keys, args).toCompletableFuture();
         return bySha.handle((reply, failure) -> {
-            if (failure == null) {
-                return CompletableFuture.completedFuture(reply);
-            }
-            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (cause instanceof RedisNoScriptException) {
-                return redis.<T>eval(script.source(), script.outputType(), keys, args).toCompletableFuture()
-                        .whenComplete((evalReply, evalFailure) -> {
-                            if (evalFailure != null) {
-                                onFailure.accept(evalFailure);
-                            }
-                        });
-            }
-            onFailure.accept(cause);
-            return CompletableFuture.<T>failedFuture(cause);
-        }).thenCompose(f -> f);
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture(reply);
+                    }
+                    Throwable cause =
+                            failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                                    ? failure.getCause()
+                                    : failure;
+                    if (cause instanceof RedisNoScriptException) {
+                        return redis.<T>eval(script.source(), script.outputType(), keys, args)
+                                .toCompletableFuture()
+                                .whenComplete((evalReply, evalFailure) -> {
+                                    if (evalFailure != null) {
+                                        onFailure.accept(evalFailure);
+                                    }
+                                });
+                    }
+                    onFailure.accept(cause);
+                    return CompletableFuture.<T>failedFuture(cause);
+                })
+                .thenCompose(f -> f);
     }
 }

@@ -9,5 +9,4 @@ import java.util.List;
  * @param keys names of its KEYS, in order
  * @param args names of its ARGV, in order
  */
-public record ScriptSignature(LuaScript script, List<String> keys, List<String> args) {
-}
+public record ScriptSignature(LuaScript script, List<String> keys, List<String> args) {}

@@ -1,8 +1,7 @@
 package dev.distlock.core.internal.script;
 
-import java.util.List;
-
 import io.lettuce.core.ScriptOutputType;
+import java.util.List;
 
 /** Every Lua script Distlock runs, each read from its resource once per JVM. */
 public final class Scripts {
@@ -17,7 +16,8 @@ public final class Scripts {
     public static final LuaScript REENTRANT_RELEASE = LuaScript.load("reentrant-release", ScriptOutputType.INTEGER);
 
     /** Hands a targeted wake-up on to another waiting client. */
-    public static final LuaScript REENTRANT_PASS_WAKEUP = LuaScript.load("reentrant-pass-wakeup", ScriptOutputType.INTEGER);
+    public static final LuaScript REENTRANT_PASS_WAKEUP =
+            LuaScript.load("reentrant-pass-wakeup", ScriptOutputType.INTEGER);
 
     /** Batched lease renewal of hash-based holds. */
     public static final LuaScript RENEW = LuaScript.load("renew", ScriptOutputType.MULTI);
@@ -61,16 +61,31 @@ public final class Scripts {
     /** Read-write lock: owner-blind delete in one mode. */
     public static final LuaScript RW_FORCE_RELEASE = LuaScript.load("rw-force-release", ScriptOutputType.INTEGER);
 
-    private Scripts() {
-    }
+    private Scripts() {}
 
     /**
      * Returns every script, for tests that check they all load on a real server.
      * @return all scripts
      */
     public static List<LuaScript> all() {
-        return List.of(REENTRANT_ACQUIRE, FENCED_ACQUIRE, REENTRANT_RELEASE, REENTRANT_PASS_WAKEUP, RENEW, FORCE_RELEASE, FAIR_ACQUIRE,
-                FAIR_RELEASE, FAIR_ABANDON, FAIR_FORCE_RELEASE, RW_READ_ACQUIRE, RW_READ_RELEASE, RW_READ_RENEW,
-                RW_WRITE_ACQUIRE, RW_WRITE_RELEASE, RW_WRITE_RENEW, RW_WRITE_ABANDON, RW_FORCE_RELEASE);
+        return List.of(
+                REENTRANT_ACQUIRE,
+                FENCED_ACQUIRE,
+                REENTRANT_RELEASE,
+                REENTRANT_PASS_WAKEUP,
+                RENEW,
+                FORCE_RELEASE,
+                FAIR_ACQUIRE,
+                FAIR_RELEASE,
+                FAIR_ABANDON,
+                FAIR_FORCE_RELEASE,
+                RW_READ_ACQUIRE,
+                RW_READ_RELEASE,
+                RW_READ_RENEW,
+                RW_WRITE_ACQUIRE,
+                RW_WRITE_RELEASE,
+                RW_WRITE_RENEW,
+                RW_WRITE_ABANDON,
+                RW_FORCE_RELEASE);
     }
 }

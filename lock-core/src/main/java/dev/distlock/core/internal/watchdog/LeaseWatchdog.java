@@ -1,5 +1,10 @@
 package dev.distlock.core.internal.watchdog;
 
+import dev.distlock.core.internal.lock.Hold;
+import dev.distlock.core.internal.lock.LocalHolds;
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.RenewHolds;
+import dev.distlock.core.internal.script.ScriptExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -15,16 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.distlock.core.internal.lock.Hold;
-import dev.distlock.core.internal.lock.LocalHolds;
-import dev.distlock.core.internal.script.LuaScript;
-import dev.distlock.core.internal.script.RenewHolds;
-import dev.distlock.core.internal.script.ScriptExecutor;
 
 /**
  * Renews every watchdog hold of a client every third of the watchdog timeout, in as few Redis
@@ -67,8 +65,13 @@ public final class LeaseWatchdog {
      * @param watchdogTimeout lease given at every renewal
      * @param commandTimeout bound on one renewal round trip
      */
-    public LeaseWatchdog(LocalHolds holds, ScriptExecutor executor, ToIntFunction<String> batchGroup,
-            Consumer<Hold> onLost, Duration watchdogTimeout, Duration commandTimeout) {
+    public LeaseWatchdog(
+            LocalHolds holds,
+            ScriptExecutor executor,
+            ToIntFunction<String> batchGroup,
+            Consumer<Hold> onLost,
+            Duration watchdogTimeout,
+            Duration commandTimeout) {
         this.holds = holds;
         this.executor = executor;
         this.batchGroup = batchGroup;
@@ -88,8 +91,7 @@ public final class LeaseWatchdog {
         replies = reply -> {
             try {
                 scheduler.execute(reply);
-            }
-            catch (java.util.concurrent.RejectedExecutionException ex) {
+            } catch (java.util.concurrent.RejectedExecutionException ex) {
                 // The client is closing: its holds are forgotten anyway.
             }
         };
@@ -114,8 +116,10 @@ public final class LeaseWatchdog {
             current.put(hold, Boolean.TRUE);
             Renewal renewal = renewals.computeIfAbsent(hold, h -> new Renewal(System.nanoTime()));
             if (!hold.releasing() && !renewal.inFlight()) {
-                batches.computeIfAbsent(new BatchKey(hold.renewScript(), batchGroup.applyAsInt(hold.key())),
-                        k -> new ArrayList<>()).add(hold);
+                batches.computeIfAbsent(
+                                new BatchKey(hold.renewScript(), batchGroup.applyAsInt(hold.key())),
+                                k -> new ArrayList<>())
+                        .add(hold);
             }
         }
         renewals.keySet().removeIf(hold -> !current.containsKey(hold));
@@ -142,16 +146,18 @@ public final class LeaseWatchdog {
                 }
                 CompletableFuture<List<Long>> reply;
                 try {
-                    reply = new RenewHolds(script, batch.stream().map(Hold::key).toList(), leaseMillis,
-                            batch.stream().map(Hold::ownerField).toList()).run(executor);
-                }
-                catch (RuntimeException ex) {
+                    reply = new RenewHolds(
+                                    script,
+                                    batch.stream().map(Hold::key).toList(),
+                                    leaseMillis,
+                                    batch.stream().map(Hold::ownerField).toList())
+                            .run(executor);
+                } catch (RuntimeException ex) {
                     reply = CompletableFuture.failedFuture(ex);
                 }
                 return new Sent(batch, reply);
             });
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             log.debug("Could not send a lease renewal of {} holds; retrying next round", candidates.size(), ex);
             return;
         }
@@ -160,7 +166,8 @@ public final class LeaseWatchdog {
         }
         // Lettuce times the call out after the command timeout; this bound only guards against a reply
         // that never settles. It runs on the client's scheduler rather than orTimeout's JVM-wide thread.
-        boundReply(sent.reply()).whenCompleteAsync((renewed, failure) -> settle(sent.batch(), renewed, failure), replies);
+        boundReply(sent.reply())
+                .whenCompleteAsync((renewed, failure) -> settle(sent.batch(), renewed, failure), replies);
     }
 
     private <T> CompletableFuture<T> boundReply(CompletableFuture<T> reply) {
@@ -169,12 +176,13 @@ public final class LeaseWatchdog {
             return reply;
         }
         try {
-            ScheduledFuture<?> bound = scheduler.schedule(() -> reply.completeExceptionally(new TimeoutException(
-                    "no renewal reply within " + (commandTimeout.toMillis() + 1000) + " ms")),
-                    commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            ScheduledFuture<?> bound = scheduler.schedule(
+                    () -> reply.completeExceptionally(new TimeoutException(
+                            "no renewal reply within " + (commandTimeout.toMillis() + 1000) + " ms")),
+                    commandTimeout.toMillis() + 1000,
+                    TimeUnit.MILLISECONDS);
             reply.whenComplete((value, failure) -> bound.cancel(false));
-        }
-        catch (java.util.concurrent.RejectedExecutionException ex) {
+        } catch (java.util.concurrent.RejectedExecutionException ex) {
             // The client is closing: nothing waits for this reply any more.
         }
         return reply;
@@ -192,21 +200,29 @@ public final class LeaseWatchdog {
             Long outcome = failure == null && renewed != null && i < renewed.size() ? renewed.get(i) : null;
             if (outcome != null && outcome == 1) {
                 if (renewal.renewed(now)) {
-                    log.info("Lease renewal of lock '{}' (owner {}) succeeds again", hold.lockName(), hold.ownerField());
+                    log.info(
+                            "Lease renewal of lock '{}' (owner {}) succeeds again", hold.lockName(), hold.ownerField());
                 }
-            }
-            else if (outcome != null && outcome == 0) {
+            } else if (outcome != null && outcome == 0) {
                 renewal.end();
                 if (!hold.releasing() && holds.remove(hold)) {
                     renewals.remove(hold);
-                    log.warn("Lost lock '{}': lease renewal found it no longer held by owner {} (expired, deleted or"
-                            + " taken over)", hold.lockName(), hold.ownerField());
+                    log.warn(
+                            "Lost lock '{}': lease renewal found it no longer held by owner {} (expired, deleted or"
+                                    + " taken over)",
+                            hold.lockName(),
+                            hold.ownerField());
                     onLost.accept(hold);
                 }
-            }
-            else {
-                failed(hold, renewal, now, failure != null ? failure
-                        : new IllegalStateException("Redis could not read the lock key (wrong type or not servable)"));
+            } else {
+                failed(
+                        hold,
+                        renewal,
+                        now,
+                        failure != null
+                                ? failure
+                                : new IllegalStateException(
+                                        "Redis could not read the lock key (wrong type or not servable)"));
             }
         }
     }
@@ -216,22 +232,28 @@ public final class LeaseWatchdog {
         long silentMillis = TimeUnit.NANOSECONDS.toMillis(now - renewal.confirmedNanos());
         // Two failed rounds, or a third of the lease left (a frozen node costs a command timeout per round).
         if ((failures >= WARN_AFTER_FAILURES || silentMillis >= leaseMillis * 2 / 3) && renewal.warn()) {
-            log.warn("Cannot renew lock '{}' (owner {}): {} renewals in a row failed, the last confirmed one was {} ms"
-                    + " ago, so its {} ms lease ends within about {} ms unless a renewal gets through; still retrying: {}",
-                    hold.lockName(), hold.ownerField(), failures, silentMillis, leaseMillis,
-                    Math.max(0, leaseMillis - silentMillis), String.valueOf(cause.getMessage()));
-        }
-        else {
-            log.debug("Lease renewal of lock '{}' (owner {}) failed; retrying next round", hold.lockName(),
-                    hold.ownerField(), cause);
+            log.warn(
+                    "Cannot renew lock '{}' (owner {}): {} renewals in a row failed, the last confirmed one was {} ms"
+                            + " ago, so its {} ms lease ends within about {} ms unless a renewal gets through; still retrying: {}",
+                    hold.lockName(),
+                    hold.ownerField(),
+                    failures,
+                    silentMillis,
+                    leaseMillis,
+                    Math.max(0, leaseMillis - silentMillis),
+                    String.valueOf(cause.getMessage()));
+        } else {
+            log.debug(
+                    "Lease renewal of lock '{}' (owner {}) failed; retrying next round",
+                    hold.lockName(),
+                    hold.ownerField(),
+                    cause);
         }
     }
 
-    private record BatchKey(LuaScript script, int group) {
-    }
+    private record BatchKey(LuaScript script, int group) {}
 
-    private record Sent(List<Hold> batch, CompletableFuture<List<Long>> reply) {
-    }
+    private record Sent(List<Hold> batch, CompletableFuture<List<Long>> reply) {}
 
     /** Renewal state of one hold: whether a renewal is in flight, and how the last ones went. */
     private static final class Renewal {

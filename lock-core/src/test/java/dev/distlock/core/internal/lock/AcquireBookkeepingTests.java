@@ -4,21 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /** What the engine remembers about acquisitions ends with them, and a reply nobody waits for changes nothing. */
 @Tag("fault")
@@ -41,8 +39,11 @@ class AcquireBookkeepingTests {
     }
 
     private LockEngine engine(Duration commandTimeout) {
-        engine = new LockEngine(LockClientOptions.builder().uri(redis.uri()).commandTimeout(commandTimeout)
-                .watchdogTimeout(Duration.ofSeconds(3)).build());
+        engine = new LockEngine(LockClientOptions.builder()
+                .uri(redis.uri())
+                .commandTimeout(commandTimeout)
+                .watchdogTimeout(Duration.ofSeconds(3))
+                .build());
         return engine;
     }
 
@@ -50,7 +51,8 @@ class AcquireBookkeepingTests {
     void whenOneShotOwnersGiveUpDuringAnOutageThenNoUncertainAcquisitionIsKept() throws Exception {
         LockEngine engine = engine(Duration.ofMillis(500));
         ReentrantRedisLock lock = new ReentrantRedisLock(engine, "outage:" + UUID.randomUUID());
-        assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())).isTrue();
+        assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                .isTrue();
         redis.pause();
         try {
             for (int i = 0; i < 20; i++) {
@@ -59,11 +61,11 @@ class AcquireBookkeepingTests {
                 assertThatThrownBy(() -> lock.tryLock(wait, 1500, TimeUnit.MILLISECONDS, owner))
                         .isInstanceOf(LockException.class);
             }
-        }
-        finally {
+        } finally {
             redis.resume();
         }
-        await().atMost(Duration.ofSeconds(15)).until(() -> engine.uncertainAcquisitions().isEmpty());
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> engine.uncertainAcquisitions().isEmpty());
     }
 
     @Test

@@ -2,18 +2,16 @@ package dev.distlock.core.internal.lock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.test.RedisServers;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import dev.distlock.core.LockClientOptions;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * A release retried with the same request id replays its first outcome, for every kind: the reply
@@ -21,7 +19,8 @@ import dev.distlock.core.test.RedisServers;
  */
 class UnlockLatchTests {
 
-    private final LockEngine engine = new LockEngine(LockClientOptions.builder().uri(RedisServers.shared().uri()).build());
+    private final LockEngine engine = new LockEngine(
+            LockClientOptions.builder().uri(RedisServers.shared().uri()).build());
 
     @AfterEach
     void tearDown() {
@@ -50,11 +49,17 @@ class UnlockLatchTests {
         lock.lock(30, TimeUnit.SECONDS);
         lock.lock(30, TimeUnit.SECONDS);
         assertThat(lock.release(30_000, owner, "request-1").get()).isZero();
-        assertThat(lock.release(30_000, owner, "request-1").get()).as("replayed").isZero();
+        assertThat(lock.release(30_000, owner, "request-1").get())
+                .as("replayed")
+                .isZero();
         assertThat(lock.getHoldCount()).isEqualTo(1);
         assertThat(lock.release(30_000, owner, "request-2").get()).isEqualTo(1);
-        assertThat(lock.release(30_000, owner, "request-2").get()).as("replayed, not 'not held'").isEqualTo(1);
-        assertThat(lock.release(30_000, owner, "request-3").get()).as("a new request sees the truth").isNull();
+        assertThat(lock.release(30_000, owner, "request-2").get())
+                .as("replayed, not 'not held'")
+                .isEqualTo(1);
+        assertThat(lock.release(30_000, owner, "request-3").get())
+                .as("a new request sees the truth")
+                .isNull();
         assertThat(RedisServers.shared().command("PTTL", "redisson_unlock_latch:{" + lock.getName() + "}:request-1"))
                 .as("the latch expires by itself")
                 .satisfies(ttl -> assertThat(Long.parseLong(ttl)).isBetween(1L, engine.unlockLatchMillis()));

@@ -3,23 +3,20 @@ package dev.distlock.core.internal.pubsub;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.codec.StringCodec;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.codec.StringCodec;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /**
  * An UNSUBSCRIBE refused while the pub/sub connection is down (the client rejects commands while
@@ -40,10 +37,11 @@ class RestoredSubscriptionTests {
         client = RedisClient.create(redis.uri());
         // As the lock client's own connections do: nothing is queued while disconnected.
         client.setOptions(ClientOptions.builder()
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .build());
         scheduler = Executors.newSingleThreadScheduledExecutor();
-        subscriptions = new UnlockSubscriptions(() -> client.connectPubSub(StringCodec.UTF8), scheduler,
-                Duration.ofMillis(100));
+        subscriptions = new UnlockSubscriptions(
+                () -> client.connectPubSub(StringCodec.UTF8), scheduler, Duration.ofMillis(100));
     }
 
     @AfterEach
@@ -67,9 +65,10 @@ class RestoredSubscriptionTests {
 
         redis.start();
         // A fresh server counts the SUBSCRIBE that Lettuce sends when it reconnects.
-        await().atMost(Duration.ofSeconds(30)).until(() -> redis.command("INFO", "commandstats")
-                .contains("cmdstat_subscribe:calls="));
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
-                redis.command("PUBSUB", "NUMSUB", channel)).as("subscribers of the abandoned channel").endsWith("\n0"));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> redis.command("INFO", "commandstats").contains("cmdstat_subscribe:calls="));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(redis.command("PUBSUB", "NUMSUB", channel))
+                .as("subscribers of the abandoned channel")
+                .endsWith("\n0"));
     }
 }

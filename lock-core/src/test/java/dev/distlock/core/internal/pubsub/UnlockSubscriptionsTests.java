@@ -2,22 +2,19 @@ package dev.distlock.core.internal.pubsub;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.codec.StringCodec;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.codec.StringCodec;
-
-import dev.distlock.core.test.RedisServer;
-import dev.distlock.core.test.RedisServers;
 
 /** Subscriptions on a real server: what happens around an unsubscription. */
 class UnlockSubscriptionsTests {
@@ -32,8 +29,8 @@ class UnlockSubscriptionsTests {
         redis = RedisServers.shared();
         client = RedisClient.create(redis.uri());
         scheduler = Executors.newSingleThreadScheduledExecutor();
-        subscriptions = new UnlockSubscriptions(() -> client.connectPubSub(StringCodec.UTF8), scheduler,
-                Duration.ofMillis(100));
+        subscriptions = new UnlockSubscriptions(
+                () -> client.connectPubSub(StringCodec.UTF8), scheduler, Duration.ofMillis(100));
     }
 
     @AfterEach
@@ -54,13 +51,18 @@ class UnlockSubscriptionsTests {
         // The release runs after the idle channel's entry is gone but before its UNSUBSCRIBE is sent:
         // the server still counts us as listening, so the release wakes nobody else.
         subscriptions.beforeUnsubscribe = () -> {
-            assertThat(redis.command("PUBLISH", alias, UnlockSubscriptions.WAKE_ONE)).isEqualTo("1");
+            assertThat(redis.command("PUBLISH", alias, UnlockSubscriptions.WAKE_ONE))
+                    .isEqualTo("1");
             published.countDown();
         };
 
         waiters.leave();
 
-        assertThat(published.await(10, TimeUnit.SECONDS)).as("release published in the window").isTrue();
-        assertThat(passedOn.await(5, TimeUnit.SECONDS)).as("the wake-up was passed on").isTrue();
+        assertThat(published.await(10, TimeUnit.SECONDS))
+                .as("release published in the window")
+                .isTrue();
+        assertThat(passedOn.await(5, TimeUnit.SECONDS))
+                .as("the wake-up was passed on")
+                .isTrue();
     }
 }

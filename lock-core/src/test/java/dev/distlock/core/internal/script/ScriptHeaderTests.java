@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,23 +27,40 @@ class ScriptHeaderTests {
     private static final Pattern USE = Pattern.compile("\\b(KEYS|ARGV)\\[(\\d+)\\]");
 
     static Stream<ScriptSignature> signatures() {
-        return Stream.of(ReentrantAcquire.SIGNATURE, ReentrantRelease.SIGNATURE, ReentrantPassWakeup.SIGNATURE,
-                FencedAcquire.SIGNATURE, ForceRelease.SIGNATURE, FairAcquire.SIGNATURE, FairRelease.SIGNATURE,
-                FairAbandon.SIGNATURE, FairForceRelease.SIGNATURE, ReadAcquire.SIGNATURE, ReadRelease.SIGNATURE,
-                WriteAcquire.SIGNATURE, WriteRelease.SIGNATURE, WriteAbandon.SIGNATURE, ReadWriteForceRelease.SIGNATURE,
-                RenewHolds.RENEW, RenewHolds.READ_RENEW, RenewHolds.WRITE_RENEW);
+        return Stream.of(
+                ReentrantAcquire.SIGNATURE,
+                ReentrantRelease.SIGNATURE,
+                ReentrantPassWakeup.SIGNATURE,
+                FencedAcquire.SIGNATURE,
+                ForceRelease.SIGNATURE,
+                FairAcquire.SIGNATURE,
+                FairRelease.SIGNATURE,
+                FairAbandon.SIGNATURE,
+                FairForceRelease.SIGNATURE,
+                ReadAcquire.SIGNATURE,
+                ReadRelease.SIGNATURE,
+                WriteAcquire.SIGNATURE,
+                WriteRelease.SIGNATURE,
+                WriteAbandon.SIGNATURE,
+                ReadWriteForceRelease.SIGNATURE,
+                RenewHolds.RENEW,
+                RenewHolds.READ_RENEW,
+                RenewHolds.WRITE_RENEW);
     }
 
     @Test
     void shouldHaveOneWrapperForEveryScript() {
-        assertThat(signatures().map(ScriptSignature::script).toList()).containsExactlyInAnyOrderElementsOf(Scripts.all());
+        assertThat(signatures().map(ScriptSignature::script).toList())
+                .containsExactlyInAnyOrderElementsOf(Scripts.all());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("signatures")
     void shouldDocumentTheParametersOfItsWrapperInOrder(ScriptSignature signature) throws IOException {
         Header header = Header.parse(resource(signature.script().name()));
-        assertThat(header.problems).as("numbering of %s", signature.script().name()).isEmpty();
+        assertThat(header.problems)
+                .as("numbering of %s", signature.script().name())
+                .isEmpty();
         assertThat(header.keys).as("KEYS of %s", signature.script().name()).containsExactlyElementsOf(signature.keys());
         assertThat(header.args).as("ARGV of %s", signature.script().name()).containsExactlyElementsOf(signature.args());
     }
@@ -56,13 +72,16 @@ class ScriptHeaderTests {
         Header header = Header.parse(source);
         // The expanded source, without comments: fragments are checked with the script that includes them.
         String body = signature.script().source().replaceAll("--[^\n]*", "");
-        assertThat(undocumented(header, body)).as("undocumented KEYS/ARGV in %s", signature.script().name()).isEmpty();
+        assertThat(undocumented(header, body))
+                .as("undocumented KEYS/ARGV in %s", signature.script().name())
+                .isEmpty();
     }
 
     @Test
     void shouldFindAnIndexBeyondTheHeader() {
         Header header = Header.parse("-- KEYS[1] lock key\n-- ARGV[1] lease in ms\n");
-        assertThat(undocumented(header, "redis.call('pexpire', KEYS[1], ARGV[2])")).containsExactly("ARGV[2]");
+        assertThat(undocumented(header, "redis.call('pexpire', KEYS[1], ARGV[2])"))
+                .containsExactly("ARGV[2]");
     }
 
     /** @return every {@code KEYS[n]} or {@code ARGV[n]} in the body whose n the header does not number */
@@ -95,7 +114,8 @@ class ScriptHeaderTests {
     }
 
     private static String resource(String name) throws IOException {
-        try (InputStream in = ScriptHeaderTests.class.getResourceAsStream("/dev/distlock/core/scripts/" + name + ".lua")) {
+        try (InputStream in =
+                ScriptHeaderTests.class.getResourceAsStream("/dev/distlock/core/scripts/" + name + ".lua")) {
             assertThat(in).as("script resource %s", name).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
@@ -130,8 +150,7 @@ class ScriptHeaderTests {
                     }
                     if (isKey) {
                         header.numberedKeys++;
-                    }
-                    else {
+                    } else {
                         header.numberedArgs++;
                     }
                 }
