@@ -85,7 +85,8 @@ class AsyncLeaseLossTests {
                     CompletableFuture<String> work = new CompletableFuture<>();
                     CompletableFuture<String> result =
                             context.getBean(AsyncService.class).watchdogFuture(work);
-                    assertThat(client.getLock("async-lease").isLocked()).isTrue();
+                    // The caller gets its future at once; the lock is taken without blocking it.
+                    await().atMost(Duration.ofSeconds(10)).until(() -> client.getLock("async-lease").isLocked());
                     forceUnlockElsewhere();
                     await().atMost(Duration.ofSeconds(5)).until(work::isCancelled);
                     assertThatExceptionOfType(CancellationException.class)

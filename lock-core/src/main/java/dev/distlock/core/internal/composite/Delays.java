@@ -25,6 +25,10 @@ final class Delays {
         });
         // A cancelled acquisition's pending pause should not linger in the queue until it is due.
         timer.setRemoveOnCancelPolicy(true);
+        // The thread ends 5 s after the last composite call, so a process that stopped using
+        // composite locks (or closed its clients) keeps no thread of ours; a later delay starts it again.
+        timer.setKeepAliveTime(5, TimeUnit.SECONDS);
+        timer.allowCoreThreadTimeOut(true);
         return timer;
     }
 
