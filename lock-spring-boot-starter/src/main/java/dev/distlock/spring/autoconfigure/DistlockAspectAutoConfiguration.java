@@ -20,7 +20,6 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -47,7 +46,6 @@ public final class DistlockAspectAutoConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    @ConditionalOnMissingBean
     static DistributedLockAdvisor distributedLockAdvisor(
             BeanFactory beanFactory,
             Environment environment,
@@ -78,7 +76,6 @@ public final class DistlockAspectAutoConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    @ConditionalOnMissingBean
     static DistributedLockValidator distributedLockValidator(ObjectProvider<DistributedLockAdvisor> advisor) {
         return new DistributedLockValidator(advisor);
     }
@@ -113,7 +110,6 @@ public final class DistlockAspectAutoConfiguration {
     static class ReactorConfiguration {
 
         @Bean
-        @ConditionalOnMissingBean
         ReactiveLockSupport distlockReactiveLockSupport() {
             return new ReactiveLockSupport();
         }

@@ -28,6 +28,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -56,7 +57,6 @@ public final class DistlockAutoConfiguration {
     private static final Logger logger = LoggerFactory.getLogger(DistlockAutoConfiguration.class);
 
     @Bean
-    @ConditionalOnMissingBean
     ActiveHolds distlockActiveHolds(DistlockProperties properties, ObjectProvider<LockObserver> observer) {
         return new ActiveHolds(lazy(observer), properties.getLeaseLostPolicy());
     }
@@ -90,7 +90,6 @@ public final class DistlockAutoConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
     RedLockClients distlockRedLockClients(
             DistlockProperties properties,
             DistlockConnectionDetails connectionDetails,
@@ -131,13 +130,13 @@ public final class DistlockAutoConfiguration {
     }
 
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(LockClient.class)
     LockFactory distlockLockFactory(LockClient client, RedLockClients redLockClients) {
         return new LockFactory(client, redLockClients.clients());
     }
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(LockClient.class)
     LockExecutor distlockLockExecutor(
             LockFactory factory,
             ActiveHolds holds,
@@ -153,7 +152,7 @@ public final class DistlockAutoConfiguration {
     }
 
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(LockClient.class)
     DistlockShutdown distlockShutdown(LockExecutor executor, Environment environment) {
         Duration phaseTimeout = Binder.get(environment)
                 .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
@@ -163,6 +162,7 @@ public final class DistlockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(LockClient.class)
     LockTemplate distlockLockTemplate(LockExecutor executor, DistlockProperties properties) {
         return new DefaultLockTemplate(
                 executor,
