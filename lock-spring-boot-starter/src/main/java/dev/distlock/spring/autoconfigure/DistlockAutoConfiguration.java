@@ -18,7 +18,6 @@ import dev.distlock.spring.internal.RedLockClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -40,6 +39,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Auto-configures a {@link LockClient} and a {@link LockTemplate} from {@code distlock.*}, connected
@@ -58,7 +58,7 @@ public final class DistlockAutoConfiguration {
 
     @Bean
     ActiveHolds distlockActiveHolds(DistlockProperties properties, ObjectProvider<LockObserver> observer) {
-        return new ActiveHolds(lazy(observer), properties.getLeaseLostPolicy());
+        return new ActiveHolds(observerOnFirstUse(observer), properties.getLeaseLostPolicy());
     }
 
     @Bean
@@ -146,7 +146,7 @@ public final class DistlockAutoConfiguration {
         return new LockExecutor(
                 factory,
                 holds,
-                lazy(observer),
+                observerOnFirstUse(observer),
                 () -> instrumentation.getIfAvailable(() -> LockInstrumentation.NO_OP),
                 properties.getWatchdog().getMaxHold());
     }
@@ -189,20 +189,9 @@ public final class DistlockAutoConfiguration {
         }
     }
 
-    private static java.util.function.Supplier<LockObserver> lazy(ObjectProvider<LockObserver> provider) {
-        return new java.util.function.Supplier<>() {
-            private volatile @Nullable LockObserver resolved;
-
-            @Override
-            public LockObserver get() {
-                LockObserver observer = resolved;
-                if (observer == null) {
-                    observer = provider.getIfAvailable(() -> LockObserver.NO_OP);
-                    resolved = observer;
-                }
-                return observer;
-            }
-        };
+    private static SingletonSupplier<LockObserver> observerOnFirstUse(ObjectProvider<LockObserver> provider) {
+        // Resolved on first use, not at construction: the observer's configuration may come later.
+        return SingletonSupplier.of(() -> provider.getIfAvailable(() -> LockObserver.NO_OP));
     }
 
     /**
