@@ -363,34 +363,6 @@ class DistlockAutoConfigurationTests {
     }
 
     @Test
-    void whenDefaultsAreNotSetThenAdvisorUsesThoseOfDistlockProperties() throws Exception {
-        Method method = dev.distlock.spring.LockedService.class.getMethod("byPosition", String.class, int.class);
-        DistlockProperties.Defaults defaults = new DistlockProperties().getDefaults();
-        runner.run(context -> {
-            var lockMethod = context.getBean(DistributedLockAdvisor.class)
-                    .registry()
-                    .find(method, dev.distlock.spring.LockedService.class);
-            assertThat(lockMethod).isNotNull();
-            assertThat(lockMethod.waitTime()).isEqualTo(defaults.getWaitTime());
-            assertThat(lockMethod.leaseTime()).isEqualTo(defaults.getLeaseTime());
-        });
-    }
-
-    @Test
-    void whenDefaultsAreSetThenAdvisorUsesThem() throws Exception {
-        Method method = dev.distlock.spring.LockedService.class.getMethod("byPosition", String.class, int.class);
-        runner.withPropertyValues("distlock.defaults.wait-time=7s", "distlock.defaults.lease-time=45s")
-                .run(context -> {
-                    var lockMethod = context.getBean(DistributedLockAdvisor.class)
-                            .registry()
-                            .find(method, dev.distlock.spring.LockedService.class);
-                    assertThat(lockMethod).isNotNull();
-                    assertThat(lockMethod.waitTime()).hasSeconds(7);
-                    assertThat(lockMethod.leaseTime()).hasSeconds(45);
-                });
-    }
-
-    @Test
     void whenAspectOrderSetThenAdvisorUsesIt() {
         runner.withPropertyValues("distlock.aspect.order=42").run(context -> assertThat(
                         context.getBean(DistributedLockAdvisor.class).getOrder())
