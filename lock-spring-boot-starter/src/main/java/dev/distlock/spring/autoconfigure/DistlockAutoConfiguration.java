@@ -11,7 +11,6 @@ import dev.distlock.spring.internal.DistlockLockListener;
 import dev.distlock.spring.internal.DistlockShutdown;
 import dev.distlock.spring.internal.DistlockStartupException;
 import dev.distlock.spring.internal.LockExecutor;
-import dev.distlock.spring.internal.LockFactory;
 import dev.distlock.spring.internal.LockInstrumentation;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.RedLockClients;
@@ -129,22 +128,18 @@ public final class DistlockAutoConfiguration {
                 .clientName(properties.getRedis().getClientName());
     }
 
-    @Bean
-    @ConditionalOnSingleCandidate(LockClient.class)
-    LockFactory distlockLockFactory(LockClient client, RedLockClients redLockClients) {
-        return new LockFactory(client, redLockClients.clients());
-    }
-
     @Bean(destroyMethod = "close")
     @ConditionalOnSingleCandidate(LockClient.class)
     LockExecutor distlockLockExecutor(
-            LockFactory factory,
+            LockClient client,
+            RedLockClients redLockClients,
             ActiveHolds holds,
             DistlockProperties properties,
             ObjectProvider<LockObserver> observer,
             ObjectProvider<LockInstrumentation> instrumentation) {
         return new LockExecutor(
-                factory,
+                client,
+                redLockClients.clients(),
                 holds,
                 observerOnFirstUse(observer),
                 () -> instrumentation.getIfAvailable(() -> LockInstrumentation.NO_OP),

@@ -9,7 +9,6 @@ import dev.distlock.spring.internal.DistlockEndpoint;
 import dev.distlock.spring.internal.DistlockHealthIndicator;
 import dev.distlock.spring.internal.DistributedLockAdvisor;
 import dev.distlock.spring.internal.LockExecutor;
-import dev.distlock.spring.internal.LockFactory;
 import dev.distlock.spring.internal.LockNameTagLimit;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.MicrometerLockObserver;
@@ -57,7 +56,6 @@ class DistlockAutoConfigurationTests {
                     .hasSingleBean(DistributedLockAdvisor.class)
                     .hasSingleBean(LockExecutor.class)
                     .hasSingleBean(ActiveHolds.class)
-                    .hasSingleBean(LockFactory.class)
                     .hasSingleBean(RedLockClients.class)
                     .hasSingleBean(ReactiveLockSupport.class)
                     .hasSingleBean(MicrometerLockObserver.class)
@@ -277,7 +275,6 @@ class DistlockAutoConfigurationTests {
                         .hasNotFailed()
                         .doesNotHaveBean(LockTemplate.class)
                         .doesNotHaveBean(LockExecutor.class)
-                        .doesNotHaveBean(LockFactory.class)
                         .doesNotHaveBean("distlockHealthContributor")
                         .doesNotHaveBean(DistlockEndpoint.class));
     }
@@ -292,7 +289,7 @@ class DistlockAutoConfigurationTests {
                 .withBean("secondClient", LockClient.class, () -> LockClient.create("redis://second:2"))
                 .run(context -> assertThat(context)
                         .hasSingleBean(LockTemplate.class)
-                        .hasSingleBean(LockFactory.class)
+                        .hasSingleBean(LockExecutor.class)
                         .hasBean("distlockHealthContributor")
                         .hasSingleBean(DistlockEndpoint.class));
     }
