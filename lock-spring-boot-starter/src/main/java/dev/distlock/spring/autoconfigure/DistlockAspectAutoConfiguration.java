@@ -61,7 +61,7 @@ public final class DistlockAspectAutoConfiguration {
         int order = properties.getAspect().getOrder();
         // Resolved on first use, like the client: Boot's task executor if the application has one.
         java.util.function.Supplier<java.util.concurrent.Executor> methodExecutor =
-                org.springframework.util.function.SingletonSupplier.of(
+                dev.distlock.spring.internal.FirstUseSupplier.of(
                         () -> beanFactory.containsBean("applicationTaskExecutor")
                                 ? beanFactory.getBean("applicationTaskExecutor", java.util.concurrent.Executor.class)
                                 : java.util.concurrent.ForkJoinPool.commonPool());

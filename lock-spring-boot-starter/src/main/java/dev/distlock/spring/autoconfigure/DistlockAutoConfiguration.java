@@ -10,6 +10,7 @@ import dev.distlock.spring.internal.DefaultLockTemplate;
 import dev.distlock.spring.internal.DistlockLockListener;
 import dev.distlock.spring.internal.DistlockShutdown;
 import dev.distlock.spring.internal.DistlockStartupException;
+import dev.distlock.spring.internal.FirstUseSupplier;
 import dev.distlock.spring.internal.LockExecutor;
 import dev.distlock.spring.internal.LockInstrumentation;
 import dev.distlock.spring.internal.LockObserver;
@@ -38,7 +39,6 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Auto-configures a {@link LockClient} and a {@link LockTemplate} from {@code distlock.*}, connected
@@ -184,9 +184,9 @@ public final class DistlockAutoConfiguration {
         }
     }
 
-    private static SingletonSupplier<LockObserver> observerOnFirstUse(ObjectProvider<LockObserver> provider) {
+    private static FirstUseSupplier<LockObserver> observerOnFirstUse(ObjectProvider<LockObserver> provider) {
         // Resolved on first use, not at construction: the observer's configuration may come later.
-        return SingletonSupplier.of(() -> provider.getIfAvailable(() -> LockObserver.NO_OP));
+        return FirstUseSupplier.of(() -> provider.getIfAvailable(() -> LockObserver.NO_OP));
     }
 
     /**
