@@ -1,5 +1,6 @@
 package dev.distlock.spring;
 
+import dev.distlock.spring.internal.LockContextHolder;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LockContext {
 
-    private static final ThreadLocal<@Nullable LockContext> CURRENT = new ThreadLocal<>();
+    static {
+        LockContextHolder.registerFactory(LockContext::new);
+    }
 
     private final String name;
     private final LockType type;
@@ -38,7 +41,7 @@ public final class LockContext {
      * @throws IllegalStateException if no lock is held around the running code
      */
     public static LockContext current() {
-        LockContext context = CURRENT.get();
+        LockContext context = LockContextHolder.get();
         if (context == null) {
             throw new IllegalStateException(
                     "LockContext.current() called outside a @DistributedLock method or LockTemplate callback");
@@ -51,7 +54,7 @@ public final class LockContext {
      * @return the context, or empty
      */
     public static Optional<LockContext> find() {
-        return Optional.ofNullable(CURRENT.get());
+        return Optional.ofNullable(LockContextHolder.get());
     }
 
     /**
@@ -84,33 +87,6 @@ public final class LockContext {
      */
     public Optional<Long> fencingToken() {
         return Optional.ofNullable(fencingToken);
-    }
-
-    /**
-     * Makes a context current; for the Distlock interceptor and template.
-     * @param name resolved lock name
-     * @param type kind of lock
-     * @param fencingToken fencing token or {@code null}
-     * @param held tells whether the hold is still valid
-     * @return the previous context, to pass to {@link #restore(LockContext)}
-     */
-    public static @Nullable LockContext enter(
-            String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held) {
-        LockContext previous = CURRENT.get();
-        CURRENT.set(new LockContext(name, type, fencingToken, held));
-        return previous;
-    }
-
-    /**
-     * Restores the context that was current before {@link #enter}.
-     * @param previous what {@code enter} returned
-     */
-    public static void restore(@Nullable LockContext previous) {
-        if (previous == null) {
-            CURRENT.remove();
-        } else {
-            CURRENT.set(previous);
-        }
     }
 
     @Override

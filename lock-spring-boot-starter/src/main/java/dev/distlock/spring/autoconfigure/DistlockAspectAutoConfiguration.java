@@ -7,7 +7,6 @@ import dev.distlock.spring.internal.LockExecutor;
 import dev.distlock.spring.internal.LockKeyResolver;
 import dev.distlock.spring.internal.LockMethodRegistry;
 import dev.distlock.spring.internal.ReactiveLockSupport;
-import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.Advisor;
@@ -20,9 +19,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -47,27 +44,24 @@ public final class DistlockAspectAutoConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    @ConditionalOnMissingBean
     static DistributedLockAdvisor distributedLockAdvisor(
             BeanFactory beanFactory,
             Environment environment,
             ObjectProvider<LockExecutor> executor,
             ObjectProvider<ReactiveLockSupport> reactive) {
         // Bound from the environment rather than injected: advisors are created before ordinary
-        // beans, and must not pull the lock client in early.
-        Binder binder = Binder.get(environment);
-        Duration wait =
-                binder.bind("distlock.defaults.wait-time", Duration.class).orElse(Duration.ofSeconds(30));
-        Duration lease =
-                binder.bind("distlock.defaults.lease-time", Duration.class).orElse(Duration.ofMillis(-1));
-        int order = binder.bind("distlock.aspect.order", Integer.class).orElse(DistlockProperties.Aspect.DEFAULT_ORDER);
-        boolean redLockNodes = !binder.bind("distlock.redlock.nodes", Bindable.listOf(String.class))
-                .orElse(java.util.List.of())
-                .isEmpty();
-        LockMethodRegistry registry = new LockMethodRegistry(beanFactory, wait, lease, redLockNodes);
+        // beans, and must not pull the properties bean or the lock client in early. The defaults
+        // live in DistlockProperties only.
+        DistlockProperties properties = Binder.get(environment).bindOrCreate("distlock", DistlockProperties.class);
+        LockMethodRegistry registry = new LockMethodRegistry(
+                beanFactory,
+                properties.getDefaults().getWaitTime(),
+                properties.getDefaults().getLeaseTime(),
+                !properties.getRedlock().getNodes().isEmpty());
+        int order = properties.getAspect().getOrder();
         // Resolved on first use, like the client: Boot's task executor if the application has one.
         java.util.function.Supplier<java.util.concurrent.Executor> methodExecutor =
-                org.springframework.util.function.SingletonSupplier.of(
+                dev.distlock.spring.internal.FirstUseSupplier.of(
                         () -> beanFactory.containsBean("applicationTaskExecutor")
                                 ? beanFactory.getBean("applicationTaskExecutor", java.util.concurrent.Executor.class)
                                 : java.util.concurrent.ForkJoinPool.commonPool());
@@ -78,7 +72,6 @@ public final class DistlockAspectAutoConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    @ConditionalOnMissingBean
     static DistributedLockValidator distributedLockValidator(ObjectProvider<DistributedLockAdvisor> advisor) {
         return new DistributedLockValidator(advisor);
     }
@@ -113,7 +106,6 @@ public final class DistlockAspectAutoConfiguration {
     static class ReactorConfiguration {
 
         @Bean
-        @ConditionalOnMissingBean
         ReactiveLockSupport distlockReactiveLockSupport() {
             return new ReactiveLockSupport();
         }

@@ -10,15 +10,14 @@ import dev.distlock.spring.internal.DefaultLockTemplate;
 import dev.distlock.spring.internal.DistlockLockListener;
 import dev.distlock.spring.internal.DistlockShutdown;
 import dev.distlock.spring.internal.DistlockStartupException;
+import dev.distlock.spring.internal.FirstUseSupplier;
 import dev.distlock.spring.internal.LockExecutor;
-import dev.distlock.spring.internal.LockFactory;
 import dev.distlock.spring.internal.LockInstrumentation;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.RedLockClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -56,9 +56,8 @@ public final class DistlockAutoConfiguration {
     private static final Logger logger = LoggerFactory.getLogger(DistlockAutoConfiguration.class);
 
     @Bean
-    @ConditionalOnMissingBean
     ActiveHolds distlockActiveHolds(DistlockProperties properties, ObjectProvider<LockObserver> observer) {
-        return new ActiveHolds(lazy(observer), properties.getLeaseLostPolicy());
+        return new ActiveHolds(observerOnFirstUse(observer), properties.getLeaseLostPolicy());
     }
 
     @Bean
@@ -90,7 +89,6 @@ public final class DistlockAutoConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
     RedLockClients distlockRedLockClients(
             DistlockProperties properties,
             DistlockConnectionDetails connectionDetails,
@@ -130,30 +128,26 @@ public final class DistlockAutoConfiguration {
                 .clientName(properties.getRedis().getClientName());
     }
 
-    @Bean
-    @ConditionalOnMissingBean
-    LockFactory distlockLockFactory(LockClient client, RedLockClients redLockClients) {
-        return new LockFactory(client, redLockClients.clients());
-    }
-
     @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(LockClient.class)
     LockExecutor distlockLockExecutor(
-            LockFactory factory,
+            LockClient client,
+            RedLockClients redLockClients,
             ActiveHolds holds,
             DistlockProperties properties,
             ObjectProvider<LockObserver> observer,
             ObjectProvider<LockInstrumentation> instrumentation) {
         return new LockExecutor(
-                factory,
+                client,
+                redLockClients.clients(),
                 holds,
-                lazy(observer),
+                observerOnFirstUse(observer),
                 () -> instrumentation.getIfAvailable(() -> LockInstrumentation.NO_OP),
                 properties.getWatchdog().getMaxHold());
     }
 
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(LockClient.class)
     DistlockShutdown distlockShutdown(LockExecutor executor, Environment environment) {
         Duration phaseTimeout = Binder.get(environment)
                 .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
@@ -163,6 +157,7 @@ public final class DistlockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(LockClient.class)
     LockTemplate distlockLockTemplate(LockExecutor executor, DistlockProperties properties) {
         return new DefaultLockTemplate(
                 executor,
@@ -189,20 +184,9 @@ public final class DistlockAutoConfiguration {
         }
     }
 
-    private static java.util.function.Supplier<LockObserver> lazy(ObjectProvider<LockObserver> provider) {
-        return new java.util.function.Supplier<>() {
-            private volatile @Nullable LockObserver resolved;
-
-            @Override
-            public LockObserver get() {
-                LockObserver observer = resolved;
-                if (observer == null) {
-                    observer = provider.getIfAvailable(() -> LockObserver.NO_OP);
-                    resolved = observer;
-                }
-                return observer;
-            }
-        };
+    private static FirstUseSupplier<LockObserver> observerOnFirstUse(ObjectProvider<LockObserver> provider) {
+        // Resolved on first use, not at construction: the observer's configuration may come later.
+        return FirstUseSupplier.of(() -> provider.getIfAvailable(() -> LockObserver.NO_OP));
     }
 
     /**

@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -21,7 +22,8 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = {DistlockAutoConfiguration.class, DistlockEventsAutoConfiguration.class})
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
-@ConditionalOnBean({LockClient.class, ActiveHolds.class})
+@ConditionalOnSingleCandidate(LockClient.class)
+@ConditionalOnBean(ActiveHolds.class)
 @ConditionalOnAvailableEndpoint(DistlockEndpoint.class)
 public final class DistlockEndpointAutoConfiguration {
 

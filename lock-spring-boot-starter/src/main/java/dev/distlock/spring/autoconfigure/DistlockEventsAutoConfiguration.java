@@ -2,7 +2,6 @@ package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.spring.internal.LockEventLog;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -20,7 +19,6 @@ import org.springframework.context.annotation.Bean;
 public final class DistlockEventsAutoConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean
     LockEventLog distlockEventLog(DistlockEventsProperties properties) {
         return new LockEventLog(properties.getCapacity(), properties.getRetention());
     }

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
@@ -25,7 +25,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = DistlockAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
-@ConditionalOnBean(LockClient.class)
+@ConditionalOnSingleCandidate(LockClient.class)
 @ConditionalOnEnabledHealthIndicator("distlock")
 public final class DistlockHealthAutoConfiguration {
 

@@ -9,7 +9,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
@@ -29,7 +28,6 @@ import org.springframework.context.annotation.Bean;
 public final class DistlockMetricsAutoConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean
     LockObserver distlockMicrometerObserver(
             MeterRegistry registry, ObjectProvider<LockInstrumentation> instrumentation) {
         // With observations, the default meter handler records the distlock.acquire and distlock.held timers.
@@ -37,7 +35,6 @@ public final class DistlockMetricsAutoConfiguration {
     }
 
     @Bean
-    @ConditionalOnMissingBean
     LockNameTagLimit distlockLockNameTagLimit(DistlockProperties properties) {
         return new LockNameTagLimit(properties.getMetrics().getMaxNames());
     }

@@ -17,7 +17,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -46,7 +45,6 @@ public final class DistlockObservationAutoConfiguration {
     static class ObservationConfiguration {
 
         @Bean
-        @ConditionalOnMissingBean
         LockInstrumentation distlockObservationInstrumentation(
                 ObservationRegistry registry,
                 ObjectProvider<LockAcquireObservationConvention> acquireConvention,

@@ -93,12 +93,12 @@ public final class DefaultLockTemplate implements LockTemplate {
         if (hold == null) {
             return LockResult.notAcquired();
         }
-        LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        LockContext previous = LockContextHolder.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         T value;
         try {
             value = callback.get();
         } finally {
-            LockContext.restore(previous);
+            LockContextHolder.restore(previous);
             executor.release(hold);
         }
         executor.checkLeaseLost(hold);

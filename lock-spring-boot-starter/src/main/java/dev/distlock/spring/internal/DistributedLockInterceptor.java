@@ -123,18 +123,18 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         if (hold == null) {
             return onFailure(lockMethod, request, target, args, false);
         }
-        LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        LockContext previous = LockContextHolder.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         Object result;
         try {
             result = invocation.proceed();
         } catch (Throwable ex) {
-            LockContext.restore(previous);
+            LockContextHolder.restore(previous);
             if (!(TX_PRESENT && TransactionReleaseSupport.releaseAfterTransaction(executor, hold))) {
                 executor.release(hold);
             }
             throw ex;
         }
-        LockContext.restore(previous);
+        LockContextHolder.restore(previous);
         if (TX_PRESENT && TransactionReleaseSupport.releaseAfterTransaction(executor, hold)) {
             return result;
         }
@@ -196,7 +196,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             LockExecutor executor,
             CompletableFuture<@Nullable Object> out,
             AtomicReference<@Nullable CompletableFuture<?>> running) {
-        LockContext previous = LockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        LockContext previous = LockContextHolder.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         CompletableFuture<Object> original;
         try {
             Object result = call.proceed();
@@ -208,7 +208,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             executor.releaseAsync(hold).whenComplete((ignored, none) -> out.completeExceptionally(ex));
             return;
         } finally {
-            LockContext.restore(previous);
+            LockContextHolder.restore(previous);
         }
         running.set(original);
         if (out.isCancelled()) {

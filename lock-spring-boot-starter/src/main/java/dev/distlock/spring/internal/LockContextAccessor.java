@@ -22,16 +22,16 @@ public final class LockContextAccessor implements ThreadLocalAccessor<LockContex
 
     @Override
     public @Nullable LockContext getValue() {
-        return LockContext.find().orElse(null);
+        return LockContextHolder.get();
     }
 
     @Override
     public void setValue(LockContext value) {
-        LockContext.restore(value);
+        LockContextHolder.restore(value);
     }
 
     @Override
     public void setValue() {
-        LockContext.restore(null);
+        LockContextHolder.restore(null);
     }
 }

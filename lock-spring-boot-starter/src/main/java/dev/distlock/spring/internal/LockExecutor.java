@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockLeaseExpiredException;
@@ -42,32 +43,22 @@ public final class LockExecutor implements AutoCloseable {
     private volatile @Nullable ScheduledExecutorService deferrals;
 
     /**
-     * Creates an executor.
-     * @param factory builds locks
-     * @param holds registry of active holds
-     * @param observer metrics hooks
-     * @param maxHold cap on watchdog-renewed holds, or {@code null} for none
-     */
-    public LockExecutor(
-            LockFactory factory, ActiveHolds holds, Supplier<LockObserver> observer, @Nullable Duration maxHold) {
-        this(factory, holds, observer, () -> LockInstrumentation.NO_OP, maxHold);
-    }
-
-    /**
      * Creates an executor that also reports each acquisition and hold to an instrumentation.
-     * @param factory builds locks
+     * @param client the lock client
+     * @param redLockClients one client per red-lock node, empty without red locks
      * @param holds registry of active holds
      * @param observer metrics hooks
      * @param instrumentation per-call observations
      * @param maxHold cap on watchdog-renewed holds, or {@code null} for none
      */
     public LockExecutor(
-            LockFactory factory,
+            LockClient client,
+            List<LockClient> redLockClients,
             ActiveHolds holds,
             Supplier<LockObserver> observer,
             Supplier<LockInstrumentation> instrumentation,
             @Nullable Duration maxHold) {
-        this.factory = factory;
+        this.factory = new LockFactory(client, redLockClients);
         this.holds = holds;
         this.observer = observer;
         this.instrumentation = instrumentation;

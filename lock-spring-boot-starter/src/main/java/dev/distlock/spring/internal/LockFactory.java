@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Turns a resolved lock name and a {@link LockType} into a core {@link RedisLock}.
  */
-public final class LockFactory {
+final class LockFactory {
 
     private final LockClient client;
     private final List<LockClient> redLockClients;
@@ -20,7 +20,7 @@ public final class LockFactory {
      * @param client the main client
      * @param redLockClients one client per independent master for {@link LockType#RED}
      */
-    public LockFactory(LockClient client, List<LockClient> redLockClients) {
+    LockFactory(LockClient client, List<LockClient> redLockClients) {
         this.client = client;
         this.redLockClients = List.copyOf(redLockClients);
     }
@@ -32,7 +32,7 @@ public final class LockFactory {
      * @param fenced whether a fenced lock is wanted
      * @return the lock
      */
-    public RedisLock lock(String name, LockType type, boolean fenced) {
+    RedisLock lock(String name, LockType type, boolean fenced) {
         if (fenced) {
             if (type != LockType.REENTRANT) {
                 throw new IllegalStateException("Lock '" + name + "': fenced = true needs type REENTRANT, not " + type);
@@ -54,7 +54,7 @@ public final class LockFactory {
      * @param type kind of lock of every name
      * @return the lock
      */
-    public RedisLock multi(List<String> names, LockType type) {
+    RedisLock multi(List<String> names, LockType type) {
         return MultiLock.of(names.stream().map(n -> lock(n, type, false)).toArray(RedisLock[]::new));
     }
 
@@ -69,7 +69,7 @@ public final class LockFactory {
      * Returns the main client.
      * @return the client
      */
-    public LockClient client() {
+    LockClient client() {
         return client;
     }
 }

@@ -44,7 +44,7 @@ public final class LockKeyResolver {
      * @param args the arguments
      * @return whether to lock
      */
-    public boolean shouldLock(LockMethod lockMethod, Object target, @Nullable Object[] args) {
+    boolean shouldLock(LockMethod lockMethod, Object target, @Nullable Object[] args) {
         Expression condition = lockMethod.condition();
         if (condition == null) {
             return true;
@@ -72,7 +72,7 @@ public final class LockKeyResolver {
      * @return one or more lock names
      * @throws IllegalStateException if the key is null or blank
      */
-    public List<String> names(LockMethod lockMethod, Object target, @Nullable Object[] args) {
+    List<String> names(LockMethod lockMethod, Object target, @Nullable Object[] args) {
         Expression key = lockMethod.key();
         if (key == null) {
             return List.of(lockMethod.template());

@@ -26,7 +26,7 @@ import org.springframework.expression.Expression;
  * @param adapter converts a reactive return type other than Reactor's to and from a
  *        {@code Publisher} (kind {@link Kind#ADAPTED}), or {@code null}
  */
-public record LockMethod(
+record LockMethod(
         Method method,
         String description,
         DistributedLock annotation,

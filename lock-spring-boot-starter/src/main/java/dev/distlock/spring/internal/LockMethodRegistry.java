@@ -134,7 +134,8 @@ public final class LockMethodRegistry {
      * @return the lock method or {@code null}
      * @throws IllegalStateException if the annotation is invalid
      */
-    public @Nullable LockMethod find(Method method, @Nullable Class<?> targetClass) {
+    @Nullable
+    LockMethod find(Method method, @Nullable Class<?> targetClass) {
         Object found = cache.computeIfAbsent(new MethodClassKey(method, targetClass), key -> {
             LockMethod parsed = parse(method, targetClass);
             return parsed != null ? parsed : NONE;

@@ -9,7 +9,7 @@ import dev.distlock.spring.internal.DistlockEndpoint;
 import dev.distlock.spring.internal.DistlockHealthIndicator;
 import dev.distlock.spring.internal.DistributedLockAdvisor;
 import dev.distlock.spring.internal.LockExecutor;
-import dev.distlock.spring.internal.LockFactory;
+import dev.distlock.spring.internal.LockNameTagLimit;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.MicrometerLockObserver;
 import dev.distlock.spring.internal.ReactiveLockSupport;
@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -55,7 +56,6 @@ class DistlockAutoConfigurationTests {
                     .hasSingleBean(DistributedLockAdvisor.class)
                     .hasSingleBean(LockExecutor.class)
                     .hasSingleBean(ActiveHolds.class)
-                    .hasSingleBean(LockFactory.class)
                     .hasSingleBean(RedLockClients.class)
                     .hasSingleBean(ReactiveLockSupport.class)
                     .hasSingleBean(MicrometerLockObserver.class)
@@ -214,27 +214,84 @@ class DistlockAutoConfigurationTests {
     }
 
     @Test
-    void whenBeanMethodsAreInspectedThenEveryOneBacksOffForAUserBean() {
-        List<String> missing = new ArrayList<>();
+    void whenBeanMethodsAreInspectedThenOnlyPublicReplaceableTypesBackOff() {
+        List<String> backingOff = new ArrayList<>();
         for (Class<?> configuration : List.of(
                 DistlockAutoConfiguration.class,
+                DistlockAutoConfiguration.DataRedisConnectionDetailsConfiguration.class,
                 DistlockAspectAutoConfiguration.class,
                 DistlockAspectAutoConfiguration.ReactorConfiguration.class,
                 DistlockMetricsAutoConfiguration.class,
+                DistlockObservationAutoConfiguration.ObservationConfiguration.class,
+                DistlockObservationAutoConfiguration.ObservationConfiguration.LegacyTagsConfiguration.class,
+                DistlockObservationAutoConfiguration.ClientResourcesConfiguration.class,
                 DistlockHealthAutoConfiguration.class,
                 DistlockEndpointAutoConfiguration.class,
-                DistlockAutoConfiguration.DataRedisConnectionDetailsConfiguration.class,
                 DistlockWebMvcAutoConfiguration.class,
                 DistlockEventsAutoConfiguration.class)) {
             for (Method method : configuration.getDeclaredMethods()) {
                 if (AnnotatedElementUtils.hasAnnotation(method, Bean.class)
-                        && !AnnotatedElementUtils.hasAnnotation(method, ConditionalOnMissingBean.class)
-                        && !method.getName().equals("distlockAdvisorOrderCheck")) {
-                    missing.add(configuration.getSimpleName() + "." + method.getName());
+                        && AnnotatedElementUtils.hasAnnotation(method, ConditionalOnMissingBean.class)) {
+                    backingOff.add(method.getReturnType().getSimpleName());
                 }
             }
         }
-        assertThat(missing).isEmpty();
+        // Internal collaborators are not an extension point: replacing one would half-configure the starter.
+        assertThat(backingOff)
+                .containsExactlyInAnyOrder(
+                        "LockClient",
+                        "LockTemplate",
+                        "PropertiesDistlockConnectionDetails",
+                        "DataRedisDistlockConnectionDetails",
+                        "HealthContributor",
+                        "DistlockEndpoint",
+                        "LockExceptionHandler");
+    }
+
+    @Test
+    void whenHealthContributorBacksOffThenItDoesSoByNameAsSpringBootDoes() throws Exception {
+        ConditionalOnMissingBean condition = DistlockHealthAutoConfiguration.class
+                .getDeclaredMethod("distlockHealthContributor", LockClient.class, ObjectProvider.class)
+                .getAnnotation(ConditionalOnMissingBean.class);
+        assertThat(condition.name()).containsExactlyInAnyOrder("distlockHealthIndicator", "distlockHealthContributor");
+        assertThat(condition.value()).isEmpty();
+        assertThat(condition.type()).isEmpty();
+    }
+
+    @Test
+    void whenUserDefinesAnInternalBeanTypeThenTheStarterStillCreatesItsOwn() {
+        LockNameTagLimit mine = new LockNameTagLimit(7);
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withBean("myLimit", LockNameTagLimit.class, () -> mine)
+                .run(context -> assertThat(context.getBeansOfType(LockNameTagLimit.class))
+                        .containsKeys("myLimit", "distlockLockNameTagLimit"));
+    }
+
+    @Test
+    void whenTwoLockClientsWithoutPrimaryThenConsumersBackOff() {
+        runner.withBean("firstClient", LockClient.class, () -> LockClient.create("redis://first:1"))
+                .withBean("secondClient", LockClient.class, () -> LockClient.create("redis://second:2"))
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .doesNotHaveBean(LockTemplate.class)
+                        .doesNotHaveBean(LockExecutor.class)
+                        .doesNotHaveBean("distlockHealthContributor")
+                        .doesNotHaveBean(DistlockEndpoint.class));
+    }
+
+    @Test
+    void whenTwoLockClientsWithAPrimaryThenConsumersUseThePrimary() {
+        runner.withBean(
+                        "firstClient",
+                        LockClient.class,
+                        () -> LockClient.create("redis://first:1"),
+                        bd -> bd.setPrimary(true))
+                .withBean("secondClient", LockClient.class, () -> LockClient.create("redis://second:2"))
+                .run(context -> assertThat(context)
+                        .hasSingleBean(LockTemplate.class)
+                        .hasSingleBean(LockExecutor.class)
+                        .hasBean("distlockHealthContributor")
+                        .hasSingleBean(DistlockEndpoint.class));
     }
 
     @Test

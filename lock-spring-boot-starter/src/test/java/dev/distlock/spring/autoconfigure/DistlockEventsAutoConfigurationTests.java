@@ -73,11 +73,11 @@ class DistlockEventsAutoConfigurationTests {
     }
 
     @Test
-    void whenUserDefinesTheLogThenTheAutoConfiguredOneBacksOff() {
-        LockEventLog mine = new LockEventLog(3, Duration.ofSeconds(5));
-        runner.withPropertyValues("distlock.events.enabled=true")
-                .withBean(LockEventLog.class, () -> mine)
-                .run(context -> assertThat(context).getBean(LockEventLog.class).isSameAs(mine));
+    void whenEnabledThenTheLogUsesTheConfiguredCapacity() {
+        runner.withPropertyValues("distlock.events.enabled=true", "distlock.events.capacity=3")
+                .run(context -> assertThat(context)
+                        .getBean(LockEventLog.class)
+                        .satisfies(log -> assertThat(log.capacity()).isEqualTo(3)));
     }
 
     @Test
