@@ -86,7 +86,8 @@ class AsyncLeaseLossTests {
                     CompletableFuture<String> result =
                             context.getBean(AsyncService.class).watchdogFuture(work);
                     // The caller gets its future at once; the lock is taken without blocking it.
-                    await().atMost(Duration.ofSeconds(10)).until(() -> client.getLock("async-lease").isLocked());
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> client.getLock("async-lease").isLocked());
                     forceUnlockElsewhere();
                     await().atMost(Duration.ofSeconds(5)).until(work::isCancelled);
                     assertThatExceptionOfType(CancellationException.class)
