@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -39,10 +41,12 @@ class FirstUseSupplierTests {
             }
             return "second";
         });
-        CompletableFuture<String> first = CompletableFuture.supplyAsync(supplier);
+        // Two threads of its own: the common pool may have a single worker on a small machine.
+        ExecutorService callers = Executors.newFixedThreadPool(2);
+        CompletableFuture<String> first = CompletableFuture.supplyAsync(supplier, callers);
         try {
             assertThat(firstEntered.await(10, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture<String> second = CompletableFuture.supplyAsync(supplier);
+            CompletableFuture<String> second = CompletableFuture.supplyAsync(supplier, callers);
             // A caller on an event loop must not park behind a slow first resolution.
             await().atMost(Duration.ofSeconds(10)).until(second::isDone);
             assertThat(second.get()).isEqualTo("second");
@@ -51,5 +55,6 @@ class FirstUseSupplierTests {
             releaseFirst.countDown();
         }
         assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("first");
+        callers.shutdownNow();
     }
 }
