@@ -4,7 +4,6 @@ import dev.distlock.core.LockListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -117,14 +116,20 @@ public final class LockEventLog implements LockListener {
      */
     public List<LockEvent> since(long after) {
         long oldest = nanoTime.getAsLong() - retentionNanos;
+        long last = sequence.get();
         List<LockEvent> events = new ArrayList<>();
-        for (int i = 0; i < ring.length(); i++) {
-            LockEvent event = ring.get(i);
-            if (event != null && event.sequence() > after && event.nanos() - oldest >= 0) {
+        for (long seq = Math.max(after + 1, last - ring.length() + 1); seq <= last; seq++) {
+            LockEvent event = ring.get((int) ((seq - 1) % ring.length()));
+            if (event == null || event.sequence() < seq) {
+                // Its recorder has taken the number but not written the slot yet: stop here, so that a
+                // poller that continues after the last event it got does not skip this one.
+                break;
+            }
+            // A larger number means the ring has lapped this one: it is gone.
+            if (event.sequence() == seq && event.nanos() - oldest >= 0) {
                 events.add(event);
             }
         }
-        events.sort(Comparator.comparingLong(LockEvent::sequence));
         return events;
     }
 

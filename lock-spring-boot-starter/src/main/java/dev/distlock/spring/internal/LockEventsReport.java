@@ -23,8 +23,11 @@ public record LockEventsReport(
         if (log == null) {
             return new LockEventsReport(false, 0, 0, 0, System.currentTimeMillis(), List.of());
         }
-        long last = log.lastSequence();
-        List<Event> events = log.since(after).stream()
+        List<LockEventLog.LockEvent> recorded = log.since(after);
+        // What the poller passes next time: the last event it got, never a number still being written.
+        long last =
+                recorded.isEmpty() ? after : recorded.get(recorded.size() - 1).sequence();
+        List<Event> events = recorded.stream()
                 .map(e -> new Event(
                         e.sequence(),
                         e.type().name().toLowerCase(Locale.ROOT).replace('_', '-'),
