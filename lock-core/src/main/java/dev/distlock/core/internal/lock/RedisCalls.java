@@ -3,16 +3,17 @@ package dev.distlock.core.internal.lock;
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.connection.RedisConnector;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -28,11 +29,14 @@ public final class RedisCalls {
     private final BooleanSupplier pubSubConnected;
     private final ScheduledExecutorService scheduler;
     /**
-     * Opens connections for callers that must not block: connecting is the one step of a lock call
-     * that cannot be asynchronous with the connectors' lazy opening. One thread at most, and only
-     * while there is something to open.
+     * Steps waiting for the connecting thread, which opens connections for callers that must not
+     * block: connecting is the one step of a lock call that cannot be asynchronous with the
+     * connectors' lazy opening. A lock-free queue, not an executor's: handing a step over must not
+     * park the caller, which may be an event loop.
      */
-    private final ThreadPoolExecutor connecting;
+    private final Queue<Runnable> connectingSteps = new ConcurrentLinkedQueue<>();
+    /** Whether the connecting thread runs; it ends when it finds no step, so an idle client keeps none. */
+    private final AtomicBoolean connectingRuns = new AtomicBoolean();
     /** Pending {@link #delay} timers, completed by {@link #shutdown()}, which stops the scheduler that would. */
     private final Set<CompletableFuture<Void>> delays = ConcurrentHashMap.newKeySet();
 
@@ -47,11 +51,6 @@ public final class RedisCalls {
         this.connector = connector;
         this.pubSubConnected = pubSubConnected;
         this.scheduler = scheduler;
-        this.connecting = new ThreadPoolExecutor(0, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
-            Thread thread = new Thread(runnable, "distlock-connect-" + clientId.substring(0, 8));
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     /** @return whether the client was closed */
@@ -66,7 +65,7 @@ public final class RedisCalls {
 
     /** Stops the connecting thread and ends pending delays; after the scheduler was stopped. */
     void shutdown() {
-        connecting.shutdownNow();
+        drainConnectingSteps();
         List.copyOf(delays).forEach(delay -> delay.complete(null));
     }
 
@@ -142,11 +141,37 @@ public final class RedisCalls {
      * @return the step's reply
      */
     public <T> CompletableFuture<T> offload(Supplier<CompletableFuture<T>> step) {
-        try {
-            return CompletableFuture.supplyAsync(() -> invoke(step), connecting).thenCompose(reply -> reply);
-        } catch (RejectedExecutionException ex) {
-            return CompletableFuture.failedFuture(closedException("(client)", ex));
+        CompletableFuture<T> result = new CompletableFuture<>();
+        connectingSteps.add(() -> {
+            if (closed) {
+                result.completeExceptionally(closedException("(client)", null));
+                return;
+            }
+            invoke(step).whenComplete((reply, failure) -> {
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                } else {
+                    result.complete(reply);
+                }
+            });
+        });
+        if (connectingRuns.compareAndSet(false, true)) {
+            Thread thread = new Thread(this::drainConnectingSteps, "distlock-connect-" + clientId.substring(0, 8));
+            thread.setDaemon(true);
+            thread.start();
         }
+        return result;
+    }
+
+    /** Runs the waiting steps until none is left; a step added as it stops starts it again. */
+    private void drainConnectingSteps() {
+        do {
+            Runnable step;
+            while ((step = connectingSteps.poll()) != null) {
+                step.run();
+            }
+            connectingRuns.set(false);
+        } while (!connectingSteps.isEmpty() && connectingRuns.compareAndSet(false, true));
     }
 
     /**
