@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -79,7 +80,7 @@ final class Acquisition {
         }
         engine.calls().call(() -> lock.beforeAcquire(waitMillis, ownerId)).whenComplete((ignored, failure) -> {
             if (failure != null) {
-                outcome.failed(unwrap(failure));
+                outcome.failed(Failures.cause(failure));
             } else {
                 firstAttempt();
             }
@@ -130,9 +131,9 @@ final class Acquisition {
         attempt(null, waitMillis).whenComplete((ttl, failure) -> {
             if (failure != null) {
                 if (waitMillis != 0 && !engine.isClosed()) {
-                    lock.abandonWait(ownerId).whenComplete((ignored, error) -> outcome.failed(unwrap(failure)));
+                    lock.abandonWait(ownerId).whenComplete((ignored, error) -> outcome.failed(Failures.cause(failure)));
                 } else {
-                    outcome.failed(unwrap(failure));
+                    outcome.failed(Failures.cause(failure));
                 }
             } else if (ttl == null) {
                 outcome.granted();
@@ -161,8 +162,8 @@ final class Acquisition {
                         // close() between the first attempt and here: the registry refuses new waiters.
                         outcome.failed(
                                 engine.isClosed()
-                                        ? engine.calls().closedException(lock.name, unwrap(failure))
-                                        : unwrap(failure));
+                                        ? engine.calls().closedException(lock.name, Failures.cause(failure))
+                                        : Failures.cause(failure));
                         return;
                     }
                     waiters = joined;
@@ -191,7 +192,7 @@ final class Acquisition {
         long left = waitMillis < 0 ? AbstractRedisLock.WAIT_FOREVER : Math.max(1, remainingMillis());
         attempt(waiters, left).whenComplete((ttl, failure) -> {
             if (failure != null && engine.isClosed()) {
-                outcome.failed(engine.calls().closedException(lock.name, unwrap(failure)));
+                outcome.failed(engine.calls().closedException(lock.name, Failures.cause(failure)));
                 return;
             }
             // A waiter keeps waiting through an outage and retries once Redis is back.
@@ -258,11 +259,5 @@ final class Acquisition {
             return Long.MAX_VALUE;
         }
         return TimeUnit.NANOSECONDS.toMillis(start + TimeUnit.MILLISECONDS.toNanos(waitMillis) - System.nanoTime());
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
     }
 }

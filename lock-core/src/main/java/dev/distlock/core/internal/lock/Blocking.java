@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockException;
+import dev.distlock.core.internal.Failures;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -106,9 +107,7 @@ final class Blocking {
     }
 
     private static RuntimeException rethrow(Throwable failure) {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
+        Throwable cause = Failures.cause(failure);
         if (cause instanceof RuntimeException runtime) {
             return runtime;
         }

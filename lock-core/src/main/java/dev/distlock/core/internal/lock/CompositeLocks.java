@@ -3,10 +3,10 @@ package dev.distlock.core.internal.lock;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.script.RenewHolds;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,9 +92,7 @@ public final class CompositeLocks {
                         .run(engine.scripts()));
         return reply.handle((renewed, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause()
-                        : failure;
+                Throwable cause = Failures.cause(failure);
                 engine.calls().failIfClosed(member.name, cause);
                 throw new LockException(
                         "Cannot re-expire lock '" + member.name + "' on "

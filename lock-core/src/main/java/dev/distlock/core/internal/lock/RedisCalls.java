@@ -1,12 +1,12 @@
 package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockException;
+import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.connection.RedisConnector;
 import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -207,8 +207,7 @@ public final class RedisCalls {
      * @return the exception to report
      */
     public LockException failed(Throwable failure, String lockName, String action) {
-        Throwable cause =
-                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause = Failures.cause(failure);
         if (closed) {
             return closedException(lockName, cause);
         }

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.script;
 
+import dev.distlock.core.internal.Failures;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;
@@ -71,10 +72,7 @@ public final class ScriptExecutor {
                     if (failure == null) {
                         return CompletableFuture.completedFuture(reply);
                     }
-                    Throwable cause =
-                            failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                                    ? failure.getCause()
-                                    : failure;
+                    Throwable cause = Failures.cause(failure);
                     if (cause instanceof RedisNoScriptException) {
                         return redis.<T>eval(script.source(), script.outputType(), keys, args)
                                 .toCompletableFuture()
