@@ -1,8 +1,10 @@
 package dev.distlock.core;
 
+import dev.distlock.core.internal.lock.SafeLockListener;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +36,7 @@ public final class LockClientOptions {
     private final Duration fairLockWaitTimeout;
     private final String keyPrefix;
     private final @Nullable String clientName;
-    private final LockListener listener;
+    private final List<LockListener> listeners;
     private final int replicaSyncReplicas;
     private final Duration replicaSyncTimeout;
     private final @Nullable String username;
@@ -54,7 +56,7 @@ public final class LockClientOptions {
         this.fairLockWaitTimeout = b.fairLockWaitTimeout;
         this.keyPrefix = b.keyPrefix;
         this.clientName = b.clientName;
-        this.listener = b.listener;
+        this.listeners = List.copyOf(b.listeners);
         this.replicaSyncReplicas = b.replicaSyncReplicas;
         this.replicaSyncTimeout = b.replicaSyncTimeout;
         this.username = b.username;
@@ -134,9 +136,17 @@ public final class LockClientOptions {
         return clientName;
     }
 
-    /** @return listener told of every lock event of this client */
+    /**
+     * @return one listener that tells each of {@link #listeners()} in turn; a listener that throws
+     *     is logged and does not keep the others from hearing the event
+     */
     public LockListener listener() {
-        return listener;
+        return SafeLockListener.of(listeners);
+    }
+
+    /** @return the listeners told of every lock event of this client, in the order they were added */
+    public List<LockListener> listeners() {
+        return listeners;
     }
 
     /** @return replicas that must acknowledge an acquisition, {@code 0} when the guard is off */
@@ -194,7 +204,7 @@ public final class LockClientOptions {
         private Duration fairLockWaitTimeout = DEFAULT_FAIR_LOCK_WAIT_TIMEOUT;
         private String keyPrefix = "";
         private @Nullable String clientName;
-        private LockListener listener = LockListener.NO_OP;
+        private final List<LockListener> listeners = new ArrayList<>();
         private int replicaSyncReplicas;
         private Duration replicaSyncTimeout = Duration.ZERO;
         private @Nullable String username;
@@ -352,12 +362,26 @@ public final class LockClientOptions {
         }
 
         /**
-         * Sets the listener told of every lock event of the client.
+         * Sets the one listener told of every lock event of the client, replacing any added before.
          * @param listener the listener
          * @return this builder
          */
         public Builder listener(LockListener listener) {
-            this.listener = Objects.requireNonNull(listener, "'listener' must not be null");
+            Objects.requireNonNull(listener, "'listener' must not be null");
+            listeners.clear();
+            listeners.add(listener);
+            return this;
+        }
+
+        /**
+         * Adds a listener told of every lock event of the client, after those added before. Each
+         * listener hears every event even when another throws: what a listener throws is logged
+         * and ignored, and never fails the lock operation.
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder addListener(LockListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "'listener' must not be null"));
             return this;
         }
 

@@ -131,6 +131,54 @@ class LockViewListenerTests {
     }
 
     @Test
+    void whenOneOfTheClientsListenersThrowsThenTheListenersAddedAfterItStillHearEveryEvent() throws Exception {
+        String name = "client-listeners-" + UUID.randomUUID();
+        List<String> first = new CopyOnWriteArrayList<>();
+        List<String> last = new CopyOnWriteArrayList<>();
+        LockListener throwing = new LockListener() {
+            @Override
+            public void onAcquired(String lockName, long ownerId, long waitNanos) {
+                throw new IllegalStateException("listener failure");
+            }
+
+            @Override
+            public void onReleased(String lockName, long ownerId) {
+                throw new IllegalStateException("listener failure");
+            }
+        };
+        LockClientOptions options = LockClientOptions.builder()
+                .uri(redis.uri())
+                .addListener(new Recorder(first))
+                .addListener(throwing)
+                .addListener(new Recorder(last))
+                .build();
+        assertThat(options.listeners()).hasSize(3);
+        try (LockClient listened = LockClient.create(options)) {
+            RedisLock lock = listened.getLock(name);
+            long owner = RedisLock.newOwnerId();
+            assertThat(lock.tryLock(0, 10, TimeUnit.SECONDS, owner)).isTrue();
+            lock.unlock(owner);
+            List<String> expected = List.of("acquired " + name + " " + owner, "released " + name + " " + owner);
+            assertThat(first).isEqualTo(expected);
+            assertThat(last).isEqualTo(expected);
+        }
+        assertThat(redis.command("EXISTS", name)).isEqualTo("0");
+    }
+
+    @Test
+    void whenListenerIsSetAfterOthersWereAddedThenItReplacesThem() {
+        LockListener only = new Recorder(new CopyOnWriteArrayList<>());
+        LockClientOptions options = LockClientOptions.builder()
+                .addListener(new Recorder(new CopyOnWriteArrayList<>()))
+                .listener(only)
+                .build();
+        assertThat(options.listeners()).containsExactly(only);
+        assertThatThrownBy(() -> LockClientOptions.builder().addListener(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("'listener'");
+    }
+
+    @Test
     void whenMultiLockMemberIsLostThenTheViewListenerNamesThatMember() throws Exception {
         String first = "view-multi-a-" + UUID.randomUUID();
         String second = "view-multi-b-" + UUID.randomUUID();

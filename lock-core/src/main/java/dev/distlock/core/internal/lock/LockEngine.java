@@ -47,7 +47,7 @@ public final class LockEngine implements AutoCloseable {
         this.connector = RedisConnectors.create(options);
         this.cluster = !options.clusterNodes().isEmpty();
         this.scripts = new ScriptExecutor(connector::commands, connector::commandFailed);
-        this.listener = new SafeLockListener(options.listener());
+        this.listener = SafeLockListener.of(options.listeners());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "distlock-scheduler-" + clientId.substring(0, 8));
             thread.setDaemon(true);

@@ -30,7 +30,7 @@ final class LockEvents {
      */
     LockEvents with(LockListener listener) {
         List<LockListener> listeners = new ArrayList<>(viewListeners);
-        listeners.add(new SafeLockListener(listener));
+        listeners.add(SafeLockListener.of(List.of(listener)));
         return new LockEvents(engine, name, List.copyOf(listeners));
     }
 
