@@ -1,12 +1,12 @@
 package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.spring.internal.DistributedLockAdvisor;
-import dev.distlock.spring.internal.DistributedLockInterceptor;
-import dev.distlock.spring.internal.DistributedLockValidator;
+import dev.distlock.spring.internal.FirstUseSupplier;
 import dev.distlock.spring.internal.LockExecutor;
-import dev.distlock.spring.internal.LockKeyResolver;
-import dev.distlock.spring.internal.LockMethodRegistry;
 import dev.distlock.spring.internal.ReactiveLockSupport;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.Advisor;
@@ -16,6 +16,7 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -53,27 +54,26 @@ public final class DistlockAspectAutoConfiguration {
         // beans, and must not pull the properties bean or the lock client in early. The defaults
         // live in DistlockProperties only.
         DistlockProperties properties = Binder.get(environment).bindOrCreate("distlock", DistlockProperties.class);
-        LockMethodRegistry registry = new LockMethodRegistry(
+        // Resolved on first use, like the client: Boot's task executor if the application has one.
+        Supplier<Executor> methodExecutor =
+                FirstUseSupplier.of(() -> beanFactory.containsBean("applicationTaskExecutor")
+                        ? beanFactory.getBean("applicationTaskExecutor", Executor.class)
+                        : ForkJoinPool.commonPool());
+        return DistributedLockAdvisor.create(
                 beanFactory,
                 properties.getDefaults().getWaitTime(),
                 properties.getDefaults().getLeaseTime(),
-                !properties.getRedlock().getNodes().isEmpty());
-        int order = properties.getAspect().getOrder();
-        // Resolved on first use, like the client: Boot's task executor if the application has one.
-        java.util.function.Supplier<java.util.concurrent.Executor> methodExecutor =
-                dev.distlock.spring.internal.FirstUseSupplier.of(
-                        () -> beanFactory.containsBean("applicationTaskExecutor")
-                                ? beanFactory.getBean("applicationTaskExecutor", java.util.concurrent.Executor.class)
-                                : java.util.concurrent.ForkJoinPool.commonPool());
-        DistributedLockInterceptor interceptor = new DistributedLockInterceptor(
-                registry, new LockKeyResolver(beanFactory), executor, reactive, methodExecutor);
-        return new DistributedLockAdvisor(registry, interceptor, order);
+                !properties.getRedlock().getNodes().isEmpty(),
+                properties.getAspect().getOrder(),
+                executor,
+                reactive,
+                methodExecutor);
     }
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static DistributedLockValidator distributedLockValidator(ObjectProvider<DistributedLockAdvisor> advisor) {
-        return new DistributedLockValidator(advisor);
+    static BeanPostProcessor distributedLockValidator(ObjectProvider<DistributedLockAdvisor> advisor) {
+        return DistributedLockAdvisor.validator(advisor);
     }
 
     @Bean

@@ -5,14 +5,12 @@ import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.LockListener;
 import dev.distlock.spring.LockTemplate;
-import dev.distlock.spring.internal.ActiveHolds;
 import dev.distlock.spring.internal.DefaultLockTemplate;
-import dev.distlock.spring.internal.DistlockLockListener;
 import dev.distlock.spring.internal.DistlockShutdown;
 import dev.distlock.spring.internal.DistlockStartupException;
 import dev.distlock.spring.internal.FirstUseSupplier;
+import dev.distlock.spring.internal.HoldIndex;
 import dev.distlock.spring.internal.LockExecutor;
-import dev.distlock.spring.internal.LockInstrumentation;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.RedLockClients;
 import java.time.Duration;
@@ -56,8 +54,8 @@ public final class DistlockAutoConfiguration {
     private static final Logger logger = LoggerFactory.getLogger(DistlockAutoConfiguration.class);
 
     @Bean
-    ActiveHolds distlockActiveHolds(DistlockProperties properties, ObjectProvider<LockObserver> observer) {
-        return new ActiveHolds(observerOnFirstUse(observer), properties.getLeaseLostPolicy());
+    HoldIndex distlockHoldIndex(DistlockProperties properties) {
+        return new HoldIndex(properties.getLeaseLostPolicy());
     }
 
     @Bean
@@ -72,12 +70,12 @@ public final class DistlockAutoConfiguration {
     LockClient distlockClient(
             DistlockProperties properties,
             DistlockConnectionDetails connectionDetails,
-            ActiveHolds holds,
+            HoldIndex holds,
             ObjectProvider<LockListener> listeners,
             ObjectProvider<DistlockClientCustomizer> customizers) {
-        LockClientOptions.Builder builder = commonOptions(properties)
-                .listener(new DistlockLockListener(
-                        holds, listeners.orderedStream().toList()));
+        // The index first, so that the lease-lost policy applies before the application hears of a loss.
+        LockClientOptions.Builder builder = commonOptions(properties).addListener(holds.listener());
+        listeners.orderedStream().forEach(builder::addListener);
         DistlockConnections.apply(builder, connectionDetails);
         logger.debug("Distlock connects using {}", connectionDetails.getClass().getSimpleName());
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
@@ -92,7 +90,7 @@ public final class DistlockAutoConfiguration {
     RedLockClients distlockRedLockClients(
             DistlockProperties properties,
             DistlockConnectionDetails connectionDetails,
-            ActiveHolds holds,
+            HoldIndex holds,
             ObjectProvider<LockListener> listeners,
             ObjectProvider<DistlockClientCustomizer> customizers) {
         List<String> nodes = properties.getRedlock().getNodes();
@@ -102,8 +100,9 @@ public final class DistlockAutoConfiguration {
             for (int i = 0; i < nodes.size(); i++) {
                 // The same credentials, TLS, client name, listeners and customizers as the main client,
                 // so that red holds are reported, measured and policed like the others.
-                LockClientOptions.Builder builder = commonOptions(properties)
-                        .listener(DistlockLockListener.forRedLockNode(holds, delegates, i, nodes.size()));
+                LockClientOptions.Builder builder =
+                        commonOptions(properties).addListener(holds.redLockNodeListener(i, nodes.size()));
+                delegates.forEach(builder::addListener);
                 DistlockConnections.applyCredentialsAndTls(builder, connectionDetails);
                 customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
                 builder.uri(nodes.get(i).trim());
@@ -133,16 +132,17 @@ public final class DistlockAutoConfiguration {
     LockExecutor distlockLockExecutor(
             LockClient client,
             RedLockClients redLockClients,
-            ActiveHolds holds,
+            HoldIndex holds,
             DistlockProperties properties,
-            ObjectProvider<LockObserver> observer,
-            ObjectProvider<LockInstrumentation> instrumentation) {
+            ObjectProvider<LockObserver> observers) {
+        // Resolved on first use, not at construction: the observers' configurations may come later.
+        FirstUseSupplier<LockObserver> observer = FirstUseSupplier.of(
+                () -> LockObserver.of(observers.orderedStream().toList()));
         return new LockExecutor(
                 client,
                 redLockClients.clients(),
                 holds,
-                observerOnFirstUse(observer),
-                () -> instrumentation.getIfAvailable(() -> LockInstrumentation.NO_OP),
+                observer,
                 properties.getWatchdog().getMaxHold());
     }
 
@@ -182,11 +182,6 @@ public final class DistlockAutoConfiguration {
                             + "health indicator reports DOWN.",
                     ex);
         }
-    }
-
-    private static FirstUseSupplier<LockObserver> observerOnFirstUse(ObjectProvider<LockObserver> provider) {
-        // Resolved on first use, not at construction: the observer's configuration may come later.
-        return FirstUseSupplier.of(() -> provider.getIfAvailable(() -> LockObserver.NO_OP));
     }
 
     /**

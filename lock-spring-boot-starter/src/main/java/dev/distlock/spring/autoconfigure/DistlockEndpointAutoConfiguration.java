@@ -1,8 +1,8 @@
 package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.core.LockClient;
-import dev.distlock.spring.internal.ActiveHolds;
 import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.HoldIndex;
 import dev.distlock.spring.internal.LockEventLog;
 import dev.distlock.spring.internal.RedLockClients;
 import java.util.List;
@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = {DistlockAutoConfiguration.class, DistlockEventsAutoConfiguration.class})
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
 @ConditionalOnSingleCandidate(LockClient.class)
-@ConditionalOnBean(ActiveHolds.class)
+@ConditionalOnBean(HoldIndex.class)
 @ConditionalOnAvailableEndpoint(DistlockEndpoint.class)
 public final class DistlockEndpointAutoConfiguration {
 
@@ -32,7 +32,7 @@ public final class DistlockEndpointAutoConfiguration {
     DistlockEndpoint distlockEndpoint(
             LockClient client,
             ObjectProvider<RedLockClients> redLockClients,
-            ActiveHolds holds,
+            HoldIndex holds,
             ObjectProvider<LockEventLog> events) {
         RedLockClients red = redLockClients.getIfAvailable();
         return new DistlockEndpoint(client, red != null ? red.clients() : List.of(), holds, events.getIfAvailable());

@@ -1,9 +1,9 @@
 package dev.distlock.spring.autoconfigure;
 
-import dev.distlock.spring.internal.LockInstrumentation;
 import dev.distlock.spring.internal.LockNameTagLimit;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.MicrometerLockObserver;
+import dev.distlock.spring.internal.ObservationLockObserver;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -29,9 +29,9 @@ public final class DistlockMetricsAutoConfiguration {
 
     @Bean
     LockObserver distlockMicrometerObserver(
-            MeterRegistry registry, ObjectProvider<LockInstrumentation> instrumentation) {
+            MeterRegistry registry, ObjectProvider<ObservationLockObserver> observations) {
         // With observations, the default meter handler records the distlock.acquire and distlock.held timers.
-        return new MicrometerLockObserver(registry, instrumentation.getIfAvailable() == null);
+        return new MicrometerLockObserver(registry, observations.getIfAvailable() == null);
     }
 
     @Bean

@@ -1,7 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
-import dev.distlock.spring.internal.LockInstrumentation;
-import dev.distlock.spring.internal.ObservationLockInstrumentation;
+import dev.distlock.spring.internal.ObservationLockObserver;
 import dev.distlock.spring.observation.DefaultLockAcquireObservationConvention;
 import dev.distlock.spring.observation.DefaultLockHeldObservationConvention;
 import dev.distlock.spring.observation.LockAcquireObservationConvention;
@@ -45,12 +44,11 @@ public final class DistlockObservationAutoConfiguration {
     static class ObservationConfiguration {
 
         @Bean
-        LockInstrumentation distlockObservationInstrumentation(
+        ObservationLockObserver distlockObservationObserver(
                 ObservationRegistry registry,
                 ObjectProvider<LockAcquireObservationConvention> acquireConvention,
                 ObjectProvider<LockHeldObservationConvention> heldConvention) {
-            return new ObservationLockInstrumentation(
-                    registry, acquireConvention.getIfUnique(), heldConvention.getIfUnique());
+            return new ObservationLockObserver(registry, acquireConvention.getIfUnique(), heldConvention.getIfUnique());
         }
 
         /** Keeps the tags the timers had before they came from observations. */

@@ -81,7 +81,7 @@ public final class DefaultLockTemplate implements LockTemplate {
     private <T> LockResult<T> run(LockRequest request, Supplier<T> callback) {
         Objects.requireNonNull(callback, "'callback' must not be null");
         Thread thread = Thread.currentThread();
-        LockExecutor.Hold hold;
+        Hold hold;
         try {
             hold = executor.tryAcquire(request, thread.getId(), thread);
         } catch (InterruptedException ex) {

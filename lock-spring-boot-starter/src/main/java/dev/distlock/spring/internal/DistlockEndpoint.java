@@ -31,7 +31,7 @@ public class DistlockEndpoint {
 
     private final LockClient client;
     private final List<LockClient> redLockClients;
-    private final ActiveHolds holds;
+    private final HoldIndex holds;
     private final @Nullable LockEventLog events;
 
     /**
@@ -40,7 +40,7 @@ public class DistlockEndpoint {
      * @param redLockClients clients of the red-lock nodes
      * @param holds holds and waiters of the annotation and template
      */
-    public DistlockEndpoint(LockClient client, List<LockClient> redLockClients, ActiveHolds holds) {
+    public DistlockEndpoint(LockClient client, List<LockClient> redLockClients, HoldIndex holds) {
         this(client, redLockClients, holds, null);
     }
 
@@ -52,7 +52,7 @@ public class DistlockEndpoint {
      * @param events recent lock events, {@code null} when not recorded
      */
     public DistlockEndpoint(
-            LockClient client, List<LockClient> redLockClients, ActiveHolds holds, @Nullable LockEventLog events) {
+            LockClient client, List<LockClient> redLockClients, HoldIndex holds, @Nullable LockEventLog events) {
         this.client = client;
         this.redLockClients = List.copyOf(redLockClients);
         this.holds = holds;
@@ -186,7 +186,7 @@ public class DistlockEndpoint {
     }
 
     private HeldLockReport report(LockClient owner, HeldLock held, @Nullable Integer redLockNode) {
-        ActiveHolds.Entry entry = holds.find(held.name(), held.ownerId());
+        Hold hold = holds.find(held.name(), held.ownerId());
         Long ttl = null;
         String error = null;
         try {
@@ -200,14 +200,14 @@ public class DistlockEndpoint {
                 held.name(),
                 type,
                 redLockNode,
-                entry != null ? entry.template() : null,
-                entry != null ? entry.threadName() : null,
+                hold != null ? hold.request.template() : null,
+                hold != null ? hold.threadName() : null,
                 held.ownerId(),
                 held.holdCount(),
                 held.since(),
                 ttl,
                 held.watchdog(),
-                entry != null ? entry.description() : null,
+                hold != null ? hold.request.description() : null,
                 error);
     }
 

@@ -1,10 +1,16 @@
 package dev.distlock.spring.internal;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.aopalliance.aop.Advice;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
  * Infrastructure advisor that applies {@link DistributedLockInterceptor} to
@@ -25,23 +31,51 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
         }
     };
 
-    /**
-     * Creates the advisor.
-     * @param registry parses and caches lock methods
-     * @param advice the interceptor
-     * @param order advisor order ({@code distlock.aspect.order})
-     */
-    public DistributedLockAdvisor(LockMethodRegistry registry, Advice advice, int order) {
+    private DistributedLockAdvisor(LockMethodRegistry registry, Advice advice, int order) {
         this.registry = registry;
         this.advice = advice;
         setOrder(order);
     }
 
     /**
-     * Returns the registry of parsed lock methods.
-     * @return the registry
+     * Creates the advisor with its interceptor, which resolves the executor and Reactor support on
+     * first call, so that proxying creates neither the client nor its connection early.
+     * @param beanFactory resolves placeholders, bean references in keys and checks annotations
+     * @param defaultWait {@code distlock.defaults.wait-time}
+     * @param defaultLease {@code distlock.defaults.lease-time}
+     * @param redLockNodes whether {@code distlock.redlock.nodes} is set
+     * @param order advisor order ({@code distlock.aspect.order})
+     * @param executor acquires and releases locks
+     * @param reactive Reactor support, present only with Reactor on the class path
+     * @param methodExecutor runs the body of a {@code CompletionStage} method once its lock is granted
+     * @return the advisor
      */
-    public LockMethodRegistry registry() {
+    public static DistributedLockAdvisor create(
+            BeanFactory beanFactory,
+            Duration defaultWait,
+            Duration defaultLease,
+            boolean redLockNodes,
+            int order,
+            ObjectProvider<LockExecutor> executor,
+            ObjectProvider<ReactiveLockSupport> reactive,
+            Supplier<Executor> methodExecutor) {
+        LockMethodRegistry registry = new LockMethodRegistry(beanFactory, defaultWait, defaultLease, redLockNodes);
+        DistributedLockInterceptor interceptor = new DistributedLockInterceptor(
+                registry, new LockKeyResolver(beanFactory), executor, reactive, methodExecutor);
+        return new DistributedLockAdvisor(registry, interceptor, order);
+    }
+
+    /**
+     * Creates the post-processor that checks every {@code @DistributedLock} method of a bean when
+     * the bean is created, so that a bad annotation fails at startup, naming the method.
+     * @param advisor the advisor, looked up lazily
+     * @return the post-processor
+     */
+    public static BeanPostProcessor validator(ObjectProvider<DistributedLockAdvisor> advisor) {
+        return new DistributedLockValidator(advisor);
+    }
+
+    LockMethodRegistry registry() {
         return registry;
     }
 

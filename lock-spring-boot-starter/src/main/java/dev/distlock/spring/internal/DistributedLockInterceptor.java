@@ -26,7 +26,7 @@ import org.springframework.util.ClassUtils;
  * Runs {@link dev.distlock.spring.DistributedLock} methods under their lock, dispatching on the
  * return type: plain, {@code CompletionStage}, or Reactor (through {@link ReactiveLockSupport}).
  */
-public final class DistributedLockInterceptor implements MethodInterceptor {
+final class DistributedLockInterceptor implements MethodInterceptor {
 
     private static final boolean TX_PRESENT = ClassUtils.isPresent(
             "org.springframework.transaction.support.TransactionSynchronizationManager",
@@ -47,7 +47,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      * @param reactiveProvider Reactor support, present only with Reactor on the classpath
      * @param methodExecutor runs the body of a {@code CompletionStage} method once its lock is granted
      */
-    public DistributedLockInterceptor(
+    DistributedLockInterceptor(
             LockMethodRegistry registry,
             LockKeyResolver keys,
             ObjectProvider<LockExecutor> executorProvider,
@@ -113,7 +113,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             throws Throwable {
         LockExecutor executor = executor();
         Thread thread = Thread.currentThread();
-        LockExecutor.Hold hold;
+        Hold hold;
         try {
             hold = executor.tryAcquire(request, thread.getId(), thread);
         } catch (InterruptedException ex) {
@@ -155,7 +155,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             MethodInvocation invocation, LockMethod lockMethod, LockRequest request, Object target, Object[] args) {
         LockExecutor executor = executor();
         MethodInvocation call = invocation instanceof ProxyMethodInvocation proxy ? proxy.invocableClone() : invocation;
-        CompletableFuture<LockExecutor.@Nullable Hold> acquiring;
+        CompletableFuture<@Nullable Hold> acquiring;
         try {
             acquiring = executor.tryAcquireAsync(request, RedisLock.newOwnerId());
         } catch (RuntimeException ex) {
@@ -192,7 +192,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     @SuppressWarnings("unchecked")
     private static void runHeld(
             MethodInvocation call,
-            LockExecutor.Hold hold,
+            Hold hold,
             LockExecutor executor,
             CompletableFuture<@Nullable Object> out,
             AtomicReference<@Nullable CompletableFuture<?>> running) {

@@ -11,7 +11,7 @@ import org.springframework.core.annotation.AnnotationUtils;
  * Checks every {@link DistributedLock} method of each bean when the bean is created, so that an
  * invalid annotation fails startup whether the bean gets a JDK or a CGLIB proxy.
  */
-public final class DistributedLockValidator implements BeanPostProcessor {
+final class DistributedLockValidator implements BeanPostProcessor {
 
     private final ObjectProvider<DistributedLockAdvisor> advisor;
 
@@ -19,7 +19,7 @@ public final class DistributedLockValidator implements BeanPostProcessor {
      * Creates the validator.
      * @param advisor the advisor whose registry parses the annotations
      */
-    public DistributedLockValidator(ObjectProvider<DistributedLockAdvisor> advisor) {
+    DistributedLockValidator(ObjectProvider<DistributedLockAdvisor> advisor) {
         this.advisor = advisor;
     }
 

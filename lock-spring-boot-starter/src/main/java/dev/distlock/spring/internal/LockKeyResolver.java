@@ -17,7 +17,7 @@ import org.springframework.expression.Expression;
 /**
  * Evaluates a {@link LockMethod}'s key and condition for one call.
  */
-public final class LockKeyResolver {
+final class LockKeyResolver {
 
     private final BeanFactoryResolver beanResolver;
 
@@ -25,7 +25,7 @@ public final class LockKeyResolver {
      * Creates a resolver.
      * @param beanFactory resolves {@code @bean} references
      */
-    public LockKeyResolver(BeanFactory beanFactory) {
+    LockKeyResolver(BeanFactory beanFactory) {
         this.beanResolver = new BeanFactoryResolver(beanFactory);
     }
 

@@ -40,7 +40,7 @@ import org.springframework.util.StringUtils;
  * Finds {@link DistributedLock} methods and parses and checks their attributes once, so that a bad
  * expression, duration or fallback fails startup with a message naming the method.
  */
-public final class LockMethodRegistry {
+final class LockMethodRegistry {
 
     private static final Logger logger = LoggerFactory.getLogger(LockMethodRegistry.class);
 
@@ -63,8 +63,7 @@ public final class LockMethodRegistry {
      * @param defaultLease {@code distlock.defaults.lease-time}
      * @param redLockNodes whether {@code distlock.redlock.nodes} is set
      */
-    public LockMethodRegistry(
-            BeanFactory beanFactory, Duration defaultWait, Duration defaultLease, boolean redLockNodes) {
+    LockMethodRegistry(BeanFactory beanFactory, Duration defaultWait, Duration defaultLease, boolean redLockNodes) {
         this.beanFactory = beanFactory;
         this.defaultWait = defaultWait;
         this.defaultLease = defaultLease;

@@ -16,7 +16,7 @@ import java.util.List;
  * @param description what runs under the lock, for messages
  * @param minHold shortest hold, counted from the acquisition; zero for none
  */
-public record LockRequest(
+record LockRequest(
         String template,
         List<String> names,
         LockType type,
@@ -36,7 +36,7 @@ public record LockRequest(
      * @param leaseTime lease; negative uses the watchdog
      * @param description what runs under the lock, for messages
      */
-    public LockRequest(
+    LockRequest(
             String template,
             List<String> names,
             LockType type,

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records lock metrics in Micrometer: {@code distlock.acquire} (timer, tag {@code outcome}),
@@ -43,50 +44,63 @@ public final class MicrometerLockObserver implements LockObserver {
     }
 
     @Override
-    public void waitStarted(String name, LockType type) {
-        gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type)
-                .incrementAndGet();
-    }
+    public Acquiring acquireStarted(LockRequest request, long ownerId) {
+        String name = request.template();
+        LockType type = request.type();
+        AtomicInteger waitingNow = gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type);
+        waitingNow.incrementAndGet();
+        long start = System.nanoTime();
+        return new Acquiring() {
+            @Override
+            public Holding acquired() {
+                ended(Outcome.ACQUIRED);
+                AtomicInteger activeNow = gauge(active, "distlock.active", "Locks held now", name, type);
+                activeNow.incrementAndGet();
+                long acquired = System.nanoTime();
+                return new Holding() {
+                    @Override
+                    public void leaseLost() {
+                        Counter.builder("distlock.lease.lost")
+                                .description("Holds whose lease was lost while the guarded code ran")
+                                .tag("name", name)
+                                .tag("type", tag(type))
+                                .register(registry)
+                                .increment();
+                    }
 
-    @Override
-    public void acquireEnded(String name, LockType type, Outcome outcome, long nanos) {
-        gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type)
-                .decrementAndGet();
-        if (timers) {
-            Timer.builder("distlock.acquire")
-                    .description("Time to acquire a lock, by outcome")
-                    .tag("name", name)
-                    .tag("type", tag(type))
-                    .tag("outcome", outcome.tag())
-                    .register(registry)
-                    .record(nanos, TimeUnit.NANOSECONDS);
-        }
-        if (outcome == Outcome.ACQUIRED) {
-            gauge(active, "distlock.active", "Locks held now", name, type).incrementAndGet();
-        }
-    }
+                    @Override
+                    public void released() {
+                        activeNow.decrementAndGet();
+                        if (timers) {
+                            Timer.builder("distlock.held")
+                                    .description("How long locks were held")
+                                    .tag("name", name)
+                                    .tag("type", tag(type))
+                                    .register(registry)
+                                    .record(System.nanoTime() - acquired, TimeUnit.NANOSECONDS);
+                        }
+                    }
+                };
+            }
 
-    @Override
-    public void released(String name, LockType type, long heldNanos) {
-        gauge(active, "distlock.active", "Locks held now", name, type).decrementAndGet();
-        if (timers) {
-            Timer.builder("distlock.held")
-                    .description("How long locks were held")
-                    .tag("name", name)
-                    .tag("type", tag(type))
-                    .register(registry)
-                    .record(heldNanos, TimeUnit.NANOSECONDS);
-        }
-    }
+            @Override
+            public void ended(Outcome outcome, @Nullable Throwable error) {
+                ended(outcome);
+            }
 
-    @Override
-    public void leaseLost(String name, LockType type) {
-        Counter.builder("distlock.lease.lost")
-                .description("Holds whose lease was lost while the guarded code ran")
-                .tag("name", name)
-                .tag("type", tag(type))
-                .register(registry)
-                .increment();
+            private void ended(Outcome outcome) {
+                waitingNow.decrementAndGet();
+                if (timers) {
+                    Timer.builder("distlock.acquire")
+                            .description("Time to acquire a lock, by outcome")
+                            .tag("name", name)
+                            .tag("type", tag(type))
+                            .tag("outcome", outcome.tag())
+                            .register(registry)
+                            .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                }
+            }
+        };
     }
 
     private AtomicInteger gauge(

@@ -14,7 +14,11 @@ import org.jspecify.annotations.Nullable;
  * Reports acquisitions and holds as the {@code distlock.acquire} and {@code distlock.held}
  * Micrometer observations. Both are children of the observation current on the caller's thread.
  */
-public final class ObservationLockInstrumentation implements LockInstrumentation {
+public final class ObservationLockObserver implements LockObserver {
+
+    /** Marks the moment a hold's lease was lost on the {@code distlock.held} observation. */
+    private static final Observation.Event LEASE_LOST =
+            Observation.Event.of("distlock.lease.lost", "the lease was lost while the guarded code ran");
 
     private final ObservationRegistry registry;
     private final @Nullable LockAcquireObservationConvention acquireConvention;
@@ -26,7 +30,7 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
      * @param acquireConvention custom convention of {@code distlock.acquire}, or {@code null} for the default
      * @param heldConvention custom convention of {@code distlock.held}, or {@code null} for the default
      */
-    public ObservationLockInstrumentation(
+    public ObservationLockObserver(
             ObservationRegistry registry,
             @Nullable LockAcquireObservationConvention acquireConvention,
             @Nullable LockHeldObservationConvention heldConvention) {
@@ -49,7 +53,7 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
     }
 
     @Override
-    public Acquire acquireStarted(LockRequest request, long ownerId) {
+    public Acquiring acquireStarted(LockRequest request, long ownerId) {
         String key = String.join(",", request.names());
         String owner = Long.toString(ownerId);
         // The parent is taken now, on the caller's thread; the hold may end on another thread.
@@ -62,7 +66,7 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
                         () -> acquireContext,
                         registry)
                 .start();
-        return new Acquire() {
+        return new Acquiring() {
             @Override
             public Scope openScope() {
                 Observation.Scope scope = acquire.openScope();
@@ -70,7 +74,7 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
             }
 
             @Override
-            public Held acquired() {
+            public Holding acquired() {
                 acquireContext.setOutcome(LockObservationContext.Outcome.ACQUIRED);
                 acquire.stop();
                 LockObservationContext heldContext =
@@ -84,17 +88,25 @@ public final class ObservationLockInstrumentation implements LockInstrumentation
                         .parentObservation(parent)
                         .start();
                 AtomicBoolean stopped = new AtomicBoolean();
-                return () -> {
-                    if (stopped.compareAndSet(false, true)) {
-                        held.stop();
+                return new Holding() {
+                    @Override
+                    public void leaseLost() {
+                        held.event(LEASE_LOST);
+                    }
+
+                    @Override
+                    public void released() {
+                        if (stopped.compareAndSet(false, true)) {
+                            held.stop();
+                        }
                     }
                 };
             }
 
             @Override
-            public void ended(LockObserver.Outcome outcome, @Nullable Throwable error) {
+            public void ended(Outcome outcome, @Nullable Throwable error) {
                 acquireContext.setOutcome(
-                        outcome == LockObserver.Outcome.TIMEOUT
+                        outcome == Outcome.TIMEOUT
                                 ? LockObservationContext.Outcome.TIMEOUT
                                 : LockObservationContext.Outcome.ERROR);
                 if (error != null) {

@@ -65,9 +65,9 @@ public final class ReactiveLockSupport {
      * reaches the subscriber, so it is released here: otherwise nobody would, and the watchdog would
      * keep the lock forever.
      */
-    private static Mono<Optional<LockExecutor.Hold>> acquire(LockRequest request, LockExecutor executor) {
+    private static Mono<Optional<Hold>> acquire(LockRequest request, LockExecutor executor) {
         return Mono.create(sink -> {
-            CompletableFuture<LockExecutor.@Nullable Hold> pending;
+            CompletableFuture<@Nullable Hold> pending;
             try {
                 // Started here, on the subscriber's thread: the acquisition's spans keep its parent.
                 pending = executor.tryAcquireAsync(request, RedisLock.newOwnerId());
@@ -75,7 +75,7 @@ public final class ReactiveLockSupport {
                 sink.error(ex);
                 return;
             }
-            AtomicReference<LockExecutor.@Nullable Hold> unclaimed = new AtomicReference<>();
+            AtomicReference<@Nullable Hold> unclaimed = new AtomicReference<>();
             AtomicBoolean cancelled = new AtomicBoolean();
             sink.onCancel(() -> {
                 cancelled.set(true);
@@ -106,16 +106,15 @@ public final class ReactiveLockSupport {
         });
     }
 
-    private static void releaseUnclaimed(
-            AtomicReference<LockExecutor.@Nullable Hold> unclaimed, LockExecutor executor) {
-        LockExecutor.Hold hold = unclaimed.getAndSet(null);
+    private static void releaseUnclaimed(AtomicReference<@Nullable Hold> unclaimed, LockExecutor executor) {
+        Hold hold = unclaimed.getAndSet(null);
         if (hold != null) {
             executor.releaseAsync(hold);
         }
     }
 
     private static Publisher<Object> run(
-            MethodInvocation invocation, LockMethod lockMethod, LockExecutor.Hold hold, LockExecutor executor) {
+            MethodInvocation invocation, LockMethod lockMethod, Hold hold, LockExecutor executor) {
         Sinks.Empty<Void> lost = Sinks.empty();
         hold.onLeaseLost(() -> lost.tryEmitEmpty());
         Publisher<Object> source;
@@ -135,8 +134,8 @@ public final class ReactiveLockSupport {
         }
         return Flux.from(source)
                 .takeUntilOther(lost.asMono())
-                .concatWith(Mono.defer(
-                        () -> executor.isLeaseLost(hold) && executor.holds().policy() != LeaseLostPolicy.LOG
+                .concatWith(
+                        Mono.defer(() -> executor.isLeaseLost(hold) && executor.leaseLostPolicy() != LeaseLostPolicy.LOG
                                 ? Mono.error(new LockLeaseExpiredException(hold.name(), hold.request.description()))
                                 : Mono.empty()))
                 // Operators of the method's chain may run on any thread: ReactorLockContext.current()
@@ -178,7 +177,7 @@ public final class ReactiveLockSupport {
         }
     }
 
-    private static Mono<Void> release(Optional<LockExecutor.Hold> hold, LockExecutor executor) {
+    private static Mono<Void> release(Optional<Hold> hold, LockExecutor executor) {
         return hold.map(h ->
                         Mono.fromCompletionStage(() -> executor.releaseAsync(h)).then())
                 .orElse(Mono.empty());

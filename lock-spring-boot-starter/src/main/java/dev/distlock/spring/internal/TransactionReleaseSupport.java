@@ -15,7 +15,7 @@ final class TransactionReleaseSupport {
      * Registers the release with the current transaction, if one is active.
      * @return whether the release was deferred
      */
-    static boolean releaseAfterTransaction(LockExecutor executor, LockExecutor.Hold hold) {
+    static boolean releaseAfterTransaction(LockExecutor executor, Hold hold) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()
                 || !TransactionSynchronizationManager.isActualTransactionActive()) {
             return false;

@@ -3,11 +3,12 @@ package dev.distlock.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockClient;
+import dev.distlock.core.LockListener;
 import dev.distlock.spring.LockTemplate;
-import dev.distlock.spring.internal.ActiveHolds;
 import dev.distlock.spring.internal.DistlockEndpoint;
 import dev.distlock.spring.internal.DistlockHealthIndicator;
 import dev.distlock.spring.internal.DistributedLockAdvisor;
+import dev.distlock.spring.internal.HoldIndex;
 import dev.distlock.spring.internal.LockExecutor;
 import dev.distlock.spring.internal.LockNameTagLimit;
 import dev.distlock.spring.internal.LockObserver;
@@ -32,6 +33,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -55,7 +57,7 @@ class DistlockAutoConfigurationTests {
                     .hasSingleBean(LockTemplate.class)
                     .hasSingleBean(DistributedLockAdvisor.class)
                     .hasSingleBean(LockExecutor.class)
-                    .hasSingleBean(ActiveHolds.class)
+                    .hasSingleBean(HoldIndex.class)
                     .hasSingleBean(RedLockClients.class)
                     .hasSingleBean(ReactiveLockSupport.class)
                     .hasSingleBean(MicrometerLockObserver.class)
@@ -68,6 +70,25 @@ class DistlockAutoConfigurationTests {
             assertThat(client.getOptions().keyPrefix()).isEmpty();
             assertThat(context.getBean(RedLockClients.class).clients()).isEmpty();
         });
+    }
+
+    @Test
+    void whenListenerBeansExistThenTheClientTellsTheHoldIndexFirstAndThenEachBeanByItsOrder() {
+        OrderedListener later = new OrderedListener(2);
+        OrderedListener sooner = new OrderedListener(1);
+        runner.withBean("later", OrderedListener.class, () -> later)
+                .withBean("sooner", OrderedListener.class, () -> sooner)
+                .run(context -> assertThat(
+                                context.getBean(LockClient.class).getOptions().listeners())
+                        .containsExactly(context.getBean(HoldIndex.class).listener(), sooner, later));
+    }
+
+    private record OrderedListener(int order) implements LockListener, Ordered {
+
+        @Override
+        public int getOrder() {
+            return order;
+        }
     }
 
     @Test

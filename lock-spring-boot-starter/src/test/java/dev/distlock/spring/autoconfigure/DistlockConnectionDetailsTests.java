@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockListener;
-import dev.distlock.spring.internal.DistlockLockListener;
+import dev.distlock.spring.internal.HoldIndex;
 import dev.distlock.spring.internal.RedLockClients;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -267,7 +267,12 @@ class DistlockConnectionDetailsTests {
                         assertThat(options.sslOptions()).isNotNull();
                         assertThat(options.clientName()).isEqualTo("orders");
                         assertThat(options.fairLockWaitTimeout()).hasSeconds(9);
-                        assertThat(options.listener()).isInstanceOf(DistlockLockListener.class);
+                        // The node's own lease-lost listener (a loss counts against the quorum, it does not
+                        // lose the hold), then the application's listeners.
+                        assertThat(options.listeners()).hasSize(2);
+                        assertThat(options.listeners().get(0))
+                                .isNotSameAs(context.getBean(HoldIndex.class).listener());
+                        assertThat(options.listeners().get(1)).isSameAs(context.getBean(LockListener.class));
                     });
                     assertThat(nodes)
                             .extracting(node -> node.getOptions().uri())
