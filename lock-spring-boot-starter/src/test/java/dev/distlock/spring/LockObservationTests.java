@@ -1,6 +1,7 @@
 package dev.distlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
@@ -14,6 +15,7 @@ import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.micrometer.tracing.test.simple.SimpleTracer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -120,6 +122,21 @@ class LockObservationTests {
                         .timer()
                         .count())
                 .isEqualTo(1);
+    }
+
+    @Test
+    void shouldMarkTheHeldSpanWithALeaseLostEventWhenTheLeaseRunsOutUnderTheCall() {
+        String ran = template.execute(
+                "obs-lost", LockOptions.of(LockType.REENTRANT).withLeaseTime(Duration.ofMillis(200)), () -> {
+                    await().atMost(Duration.ofSeconds(5))
+                            .until(() -> !client.getLock("obs-lost").isLocked());
+                    return "ran";
+                });
+        assertThat(ran).isEqualTo("ran");
+        assertThat(span("distlock held obs-lost").getEvents())
+                .extracting(Map.Entry::getValue)
+                .containsExactly("lease lost");
+        assertThat(span("distlock acquire obs-lost").getEvents()).isEmpty();
     }
 
     @Test

@@ -17,8 +17,7 @@ import org.jspecify.annotations.Nullable;
 public final class ObservationLockObserver implements LockObserver {
 
     /** Marks the moment a hold's lease was lost on the {@code distlock.held} observation. */
-    private static final Observation.Event LEASE_LOST =
-            Observation.Event.of("distlock.lease.lost", "the lease was lost while the guarded code ran");
+    private static final Observation.Event LEASE_LOST = Observation.Event.of("distlock.lease.lost", "lease lost");
 
     private final ObservationRegistry registry;
     private final @Nullable LockAcquireObservationConvention acquireConvention;
