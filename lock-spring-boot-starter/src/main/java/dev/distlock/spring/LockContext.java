@@ -1,6 +1,6 @@
 package dev.distlock.spring;
 
-import dev.distlock.spring.internal.LockContextHolder;
+import dev.distlock.spring.internal.CurrentLockContext;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 public final class LockContext {
 
     static {
-        LockContextHolder.registerFactory(LockContext::new);
+        CurrentLockContext.registerFactory(LockContext::new);
     }
 
     private final String name;
@@ -41,7 +41,7 @@ public final class LockContext {
      * @throws IllegalStateException if no lock is held around the running code
      */
     public static LockContext current() {
-        LockContext context = LockContextHolder.get();
+        LockContext context = CurrentLockContext.get();
         if (context == null) {
             throw new IllegalStateException(
                     "LockContext.current() called outside a @DistributedLock method or LockTemplate callback");
@@ -54,7 +54,7 @@ public final class LockContext {
      * @return the context, or empty
      */
     public static Optional<LockContext> find() {
-        return Optional.ofNullable(LockContextHolder.get());
+        return Optional.ofNullable(CurrentLockContext.get());
     }
 
     /**

@@ -71,29 +71,16 @@ final class ProcessRedisServer implements RedisServer {
                 "--daemonize",
                 "no"));
         Path log = workDir.resolve("redis.log");
-        try {
-            process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
-        } catch (IOException ex) {
-            throw new UncheckedIOException("Cannot start " + binary, ex);
+        process = ServerProcess.launch(command, log);
+        if (ServerProcess.awaitPong(process, () -> RespClient.call(HOST, port, 500, "PING"), 20)) {
+            return;
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("redis-server exited on port " + port + ": " + tail(log));
-            }
-            try {
-                if ("PONG".equals(RespClient.call(HOST, port, 500, "PING"))) {
-                    return;
-                }
-            } catch (UncheckedIOException notYet) {
-                sleepQuietly(20);
-            }
+        if (!process.isAlive()) {
+            throw new IllegalStateException("redis-server exited on port " + port + ": " + ServerProcess.tail(log));
         }
         stop();
-        throw new IllegalStateException("redis-server did not answer PING on port " + port + ": " + tail(log));
+        throw new IllegalStateException(
+                "redis-server did not answer PING on port " + port + ": " + ServerProcess.tail(log));
     }
 
     @Override
@@ -102,15 +89,7 @@ final class ProcessRedisServer implements RedisServer {
             return;
         }
         resume();
-        process.destroy();
-        try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException ex) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ServerProcess.stop(process);
         process = null;
     }
 
@@ -144,23 +123,6 @@ final class ProcessRedisServer implements RedisServer {
                     .waitFor(5, TimeUnit.SECONDS);
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
-        } catch (IOException ex) {
-            return "(no log)";
-        }
-    }
-
-    private static void sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }

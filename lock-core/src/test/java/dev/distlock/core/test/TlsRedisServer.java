@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Assumptions;
 
@@ -113,37 +112,25 @@ public final class TlsRedisServer implements RedisServer {
                 "--daemonize",
                 "no"));
         Path log = workDir.resolve("redis.log");
-        try {
-            process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
-        } catch (IOException ex) {
-            throw new UncheckedIOException("Cannot start " + binary, ex);
-        }
+        process = ServerProcess.launch(command, log);
         SSLContext probe = certificates.sslContext(true);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                String tail = tail(log);
-                // Redis built without TLS rejects the tls-* directives at startup.
-                Assumptions.assumeFalse(
-                        tail.contains("tls-port") || tail.contains("TLS"),
-                        () -> binary + " was built without TLS ("
-                                + tail.lines().reduce((a, b) -> b).orElse("")
-                                + "); install a TLS build such as Debian's redis-server 7 and put it on PATH");
-                throw new IllegalStateException("redis-server exited on TLS port " + port + ": " + tail);
-            }
-            try {
-                if ("PONG".equals(RespClient.call(probe.getSocketFactory(), HOST, port, 1000, "PING"))) {
-                    return;
-                }
-            } catch (UncheckedIOException notYet) {
-                sleepQuietly(50);
-            }
+        if (ServerProcess.awaitPong(
+                process, () -> RespClient.call(probe.getSocketFactory(), HOST, port, 1000, "PING"), 50)) {
+            return;
+        }
+        if (!process.isAlive()) {
+            String tail = ServerProcess.tail(log);
+            // Redis built without TLS rejects the tls-* directives at startup.
+            Assumptions.assumeFalse(
+                    tail.contains("tls-port") || tail.contains("TLS"),
+                    () -> binary + " was built without TLS ("
+                            + tail.lines().reduce((a, b) -> b).orElse("")
+                            + "); install a TLS build such as Debian's redis-server 7 and put it on PATH");
+            throw new IllegalStateException("redis-server exited on TLS port " + port + ": " + tail);
         }
         stop();
-        throw new IllegalStateException("TLS redis-server did not answer PING on port " + port + ": " + tail(log));
+        throw new IllegalStateException(
+                "TLS redis-server did not answer PING on port " + port + ": " + ServerProcess.tail(log));
     }
 
     @Override
@@ -151,15 +138,7 @@ public final class TlsRedisServer implements RedisServer {
         if (process == null) {
             return;
         }
-        process.destroy();
-        try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException ex) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ServerProcess.stop(process);
         process = null;
     }
 
@@ -176,23 +155,6 @@ public final class TlsRedisServer implements RedisServer {
     @Override
     public String command(String... args) {
         return RespClient.call(certificates.sslContext(true).getSocketFactory(), HOST, port, 5000, args);
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
-        } catch (IOException ex) {
-            return "(no log)";
-        }
-    }
-
-    private static void sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Override

@@ -93,12 +93,12 @@ public final class DefaultLockTemplate implements LockTemplate {
         if (hold == null) {
             return LockResult.notAcquired();
         }
-        LockContext previous = LockContextHolder.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         T value;
         try {
             value = callback.get();
         } finally {
-            LockContextHolder.restore(previous);
+            CurrentLockContext.restore(previous);
             executor.release(hold);
         }
         executor.checkLeaseLost(hold);

@@ -123,18 +123,18 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         if (hold == null) {
             return onFailure(lockMethod, request, target, args, false);
         }
-        LockContext previous = LockContextHolder.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         Object result;
         try {
             result = invocation.proceed();
         } catch (Throwable ex) {
-            LockContextHolder.restore(previous);
+            CurrentLockContext.restore(previous);
             if (!(TX_PRESENT && TransactionReleaseSupport.releaseAfterTransaction(executor, hold))) {
                 executor.release(hold);
             }
             throw ex;
         }
-        LockContextHolder.restore(previous);
+        CurrentLockContext.restore(previous);
         if (TX_PRESENT && TransactionReleaseSupport.releaseAfterTransaction(executor, hold)) {
             return result;
         }
@@ -196,7 +196,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             LockExecutor executor,
             CompletableFuture<@Nullable Object> out,
             AtomicReference<@Nullable CompletableFuture<?>> running) {
-        LockContext previous = LockContextHolder.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         CompletableFuture<Object> original;
         try {
             Object result = call.proceed();
@@ -208,7 +208,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             executor.releaseAsync(hold).whenComplete((ignored, none) -> out.completeExceptionally(ex));
             return;
         } finally {
-            LockContextHolder.restore(previous);
+            CurrentLockContext.restore(previous);
         }
         running.set(original);
         if (out.isCancelled()) {

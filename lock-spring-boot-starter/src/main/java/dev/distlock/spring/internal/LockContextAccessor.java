@@ -22,16 +22,16 @@ public final class LockContextAccessor implements ThreadLocalAccessor<LockContex
 
     @Override
     public @Nullable LockContext getValue() {
-        return LockContextHolder.get();
+        return CurrentLockContext.get();
     }
 
     @Override
     public void setValue(LockContext value) {
-        LockContextHolder.restore(value);
+        CurrentLockContext.restore(value);
     }
 
     @Override
     public void setValue() {
-        LockContextHolder.restore(null);
+        CurrentLockContext.restore(null);
     }
 }

@@ -120,14 +120,14 @@ public final class ReactiveLockSupport {
         Publisher<Object> source;
         // Current while the method assembles its publisher; a suspend function's body captures it
         // here too, when Reactor propagates thread-locals (Spring's CoroutinesUtils).
-        LockContext previous = LockContextHolder.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         LockContext context = LockContext.current();
         try {
             source = toPublisher(lockMethod, proceed(invocation));
         } catch (Throwable ex) {
             return Flux.error(ex);
         } finally {
-            LockContextHolder.restore(previous);
+            CurrentLockContext.restore(previous);
         }
         if (source == null) {
             return Flux.empty();

@@ -5,7 +5,9 @@ import dev.distlock.core.RedisLock;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.LoggerFactory;
 
 /**
  * A single-key lock: the public API over the shared engine pieces ({@link Acquisition} waits,
@@ -158,5 +160,33 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
     @Override
     public String toString() {
         return getClass().getSimpleName() + "[" + name + "]";
+    }
+
+    /**
+     * Withdraws what a waiter that gave up left in Redis (a queue entry, a write claim). Sent by
+     * source, because a waiter often gives up when Redis stopped answering; a failure is only
+     * logged, because what is left lapses by itself.
+     * @param <T> the script's reply
+     * @param withdraw sends the withdrawing script
+     * @param action what the withdrawal does to the lock, for messages ("leave the queue of")
+     * @param kind what the lock is, for the log ("fair lock")
+     * @param lapse how what is left goes away without the withdrawal, for the log
+     * @return completes once withdrawn or given up, never exceptionally
+     */
+    protected final <T> CompletableFuture<Void> withdrawWaiter(
+            Supplier<CompletableFuture<T>> withdraw, String action, String kind, String lapse) {
+        return engine.replies()
+                .within(
+                        engine.calls().call(withdraw),
+                        name,
+                        action,
+                        engine.replies().deadline())
+                .handle((withdrawn, failure) -> {
+                    if (failure != null) {
+                        LoggerFactory.getLogger(getClass())
+                                .debug("Could not {} {} '{}'; {}", action, kind, name, lapse, failure);
+                    }
+                    return null;
+                });
     }
 }

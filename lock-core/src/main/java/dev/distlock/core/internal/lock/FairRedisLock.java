@@ -10,8 +10,6 @@ import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.Scripts;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Redisson's {@code RFairLock}: the reentrant hash at the lock key, plus a queue of waiting owners
@@ -27,8 +25,6 @@ import org.slf4j.LoggerFactory;
  * only renew their place every third of the timeout.
  */
 public class FairRedisLock extends AbstractRedisLock {
-
-    private static final Logger log = LoggerFactory.getLogger(FairRedisLock.class);
 
     private final String queue;
     private final String deadlines;
@@ -92,32 +88,21 @@ public class FairRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Void> abandonWait(long ownerId) {
-        // By source: a waiter often gives up because Redis stopped answering (see runBySource).
-        return engine.replies()
-                .within(
-                        engine.calls().call(() -> new FairAbandon(
-                                        key,
-                                        queue,
-                                        deadlines,
-                                        channelPrefix,
-                                        UnlockSubscriptions.WAKE_ONE,
-                                        ownerField(ownerId),
-                                        waiterTimeoutMillis(),
-                                        engine.connector().publishCommand())
-                                .runBySource(engine.scripts())),
-                        name,
-                        "leave the queue of",
-                        engine.replies().deadline())
-                .handle((left, failure) -> {
-                    if (failure != null) {
-                        // The entry's deadline lapses within one waiter timeout and the next script purges it.
-                        log.debug(
-                                "Could not leave the queue of fair lock '{}'; it will be purged by deadline",
-                                name,
-                                failure);
-                    }
-                    return null;
-                });
+        // Left behind, the entry would hold up the queue until its deadline.
+        return withdrawWaiter(
+                () -> new FairAbandon(
+                                key,
+                                queue,
+                                deadlines,
+                                channelPrefix,
+                                UnlockSubscriptions.WAKE_ONE,
+                                ownerField(ownerId),
+                                waiterTimeoutMillis(),
+                                engine.connector().publishCommand())
+                        .runBySource(engine.scripts()),
+                "leave the queue of",
+                "fair lock",
+                "its entry's deadline lapses within one waiter timeout and the next script purges it");
     }
 
     @Override

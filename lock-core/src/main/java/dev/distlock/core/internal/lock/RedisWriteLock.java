@@ -12,8 +12,6 @@ import io.lettuce.core.KeyValue;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The write side of Redisson's {@code RReadWriteLock}: owner field {@code <clientId>:<threadId>:write}
@@ -26,8 +24,6 @@ import org.slf4j.LoggerFactory;
  * writers. The claim is withdrawn when the writer gets the lock or gives up, and lapses if it dies.
  */
 public class RedisWriteLock extends AbstractRedisLock {
-
-    private static final Logger log = LoggerFactory.getLogger(RedisWriteLock.class);
 
     private final String channel;
     private final String writers;
@@ -118,30 +114,19 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<Void> abandonWait(long ownerId) {
-        // By source: a waiter often gives up because Redis stopped answering (see runBySource).
-        return engine.replies()
-                .within(
-                        engine.calls().call(() -> new WriteAbandon(
-                                        key,
-                                        writers,
-                                        channel,
-                                        UnlockSubscriptions.WAKE_ALL,
-                                        ownerField(ownerId),
-                                        engine.connector().publishCommand())
-                                .runBySource(engine.scripts())),
-                        name,
-                        "withdraw the write claim on",
-                        engine.replies().deadline())
-                .handle((withdrawn, failure) -> {
-                    if (failure != null) {
-                        // The claim lapses by itself within one claim timeout.
-                        log.debug(
-                                "Could not withdraw the write claim on read-write lock '{}'; it will lapse",
-                                name,
-                                failure);
-                    }
-                    return null;
-                });
+        // Left behind, the claim would keep new readers out until it lapses.
+        return withdrawWaiter(
+                () -> new WriteAbandon(
+                                key,
+                                writers,
+                                channel,
+                                UnlockSubscriptions.WAKE_ALL,
+                                ownerField(ownerId),
+                                engine.connector().publishCommand())
+                        .runBySource(engine.scripts()),
+                "withdraw the write claim on",
+                "read-write lock",
+                "the claim lapses within one claim timeout");
     }
 
     @Override

@@ -10,14 +10,14 @@ import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-class LockContextHolderTests {
+class CurrentLockContextTests {
 
     @Test
     void whenEnteredThenLockContextReadsItAndRestoreBringsBackThePrevious() {
         assertThat(LockContext.find()).isEmpty();
-        LockContext outerPrevious = LockContextHolder.enter("outer", LockType.REENTRANT, null, () -> true);
+        LockContext outerPrevious = CurrentLockContext.enter("outer", LockType.REENTRANT, null, () -> true);
         LockContext outer = LockContext.current();
-        LockContext innerPrevious = LockContextHolder.enter("inner", LockType.REENTRANT, 42L, () -> false);
+        LockContext innerPrevious = CurrentLockContext.enter("inner", LockType.REENTRANT, 42L, () -> false);
         try {
             assertThat(outerPrevious).isNull();
             assertThat(innerPrevious).isSameAs(outer);
@@ -26,10 +26,10 @@ class LockContextHolderTests {
             assertThat(inner.fencingToken()).contains(42L);
             assertThat(inner.isHeld()).isFalse();
         } finally {
-            LockContextHolder.restore(innerPrevious);
+            CurrentLockContext.restore(innerPrevious);
         }
         assertThat(LockContext.current()).isSameAs(outer);
-        LockContextHolder.restore(outerPrevious);
+        CurrentLockContext.restore(outerPrevious);
         assertThat(LockContext.find()).isEmpty();
         assertThatIllegalStateException()
                 .isThrownBy(LockContext::current)
@@ -51,7 +51,7 @@ class LockContextHolderTests {
     void whenAFactoryIsRegisteredTwiceThenItIsRefused() {
         LockContext.find();
         assertThatIllegalStateException()
-                .isThrownBy(() -> LockContextHolder.registerFactory((name, type, token, held) -> null))
+                .isThrownBy(() -> CurrentLockContext.registerFactory((name, type, token, held) -> null))
                 .withMessageContaining("already registered");
     }
 }

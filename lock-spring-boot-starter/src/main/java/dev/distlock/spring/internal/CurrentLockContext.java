@@ -10,13 +10,13 @@ import org.jspecify.annotations.Nullable;
  * propagation set and restore it here; applications read it through {@link LockContext#current()}
  * and {@link LockContext#find()}, which is why setting it is not part of {@code LockContext}.
  */
-public final class LockContextHolder {
+public final class CurrentLockContext {
 
     private static final ThreadLocal<@Nullable LockContext> CURRENT = new ThreadLocal<>();
 
     private static volatile @Nullable Factory factory;
 
-    private LockContextHolder() {}
+    private CurrentLockContext() {}
 
     /**
      * Returns the innermost context of the running thread.
