@@ -4,6 +4,7 @@ import dev.distlock.spring.LockType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +48,7 @@ public final class MicrometerLockObserver implements LockObserver {
     public Acquiring acquireStarted(LockRequest request, long ownerId) {
         String name = request.template();
         LockType type = request.type();
+        Tags tags = Tags.of("name", name, "type", tag(type));
         AtomicInteger waitingNow = gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type);
         waitingNow.incrementAndGet();
         long start = System.nanoTime();
@@ -62,8 +64,7 @@ public final class MicrometerLockObserver implements LockObserver {
                     public void leaseLost() {
                         Counter.builder("distlock.lease.lost")
                                 .description("Holds whose lease was lost while the guarded code ran")
-                                .tag("name", name)
-                                .tag("type", tag(type))
+                                .tags(tags)
                                 .register(registry)
                                 .increment();
                     }
@@ -74,8 +75,7 @@ public final class MicrometerLockObserver implements LockObserver {
                         if (timers) {
                             Timer.builder("distlock.held")
                                     .description("How long locks were held")
-                                    .tag("name", name)
-                                    .tag("type", tag(type))
+                                    .tags(tags)
                                     .register(registry)
                                     .record(System.nanoTime() - acquired, TimeUnit.NANOSECONDS);
                         }
@@ -93,8 +93,7 @@ public final class MicrometerLockObserver implements LockObserver {
                 if (timers) {
                     Timer.builder("distlock.acquire")
                             .description("Time to acquire a lock, by outcome")
-                            .tag("name", name)
-                            .tag("type", tag(type))
+                            .tags(tags)
                             .tag("outcome", outcome.tag())
                             .register(registry)
                             .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
