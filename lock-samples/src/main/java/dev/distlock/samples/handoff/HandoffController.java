@@ -1,6 +1,8 @@
 package dev.distlock.samples.handoff;
 
+import dev.distlock.core.LockClient;
 import dev.distlock.samples.Concurrently;
+import dev.distlock.samples.Pause;
 import dev.distlock.spring.LockAcquisitionException;
 import java.time.Duration;
 import java.util.List;
@@ -21,10 +23,13 @@ class HandoffController {
 
     private final Baton baton;
 
+    private final LockClient client;
+
     private final Duration work;
 
-    HandoffController(Baton baton, @Value("${samples.handoff-time:400ms}") Duration work) {
+    HandoffController(Baton baton, LockClient client, @Value("${samples.handoff-time:400ms}") Duration work) {
         this.baton = baton;
+        this.client = client;
         this.work = work;
     }
 
@@ -40,6 +45,9 @@ class HandoffController {
         List<Boolean> held = Concurrently.run(workers + 2, Duration.ofMillis(20), i -> {
             if (i == workers) {
                 Thread.currentThread().setName("impatient");
+                // It arrives while a worker holds the baton, so that its short wait runs out. Arriving
+                // by the clock alone, it could find the baton still free on a busy machine.
+                awaitBatonHeld();
                 return tryOnce();
             }
             if (i == workers + 1) {
@@ -54,6 +62,13 @@ class HandoffController {
             return Boolean.TRUE;
         });
         return new HandoffDemo(workers, rounds, workers * rounds, held.get(workers));
+    }
+
+    private void awaitBatonHeld() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!client.getLock(Baton.LOCK).isLocked() && System.nanoTime() < deadline) {
+            Pause.of(Duration.ofMillis(5));
+        }
     }
 
     private Boolean tryOnce() {

@@ -5,11 +5,8 @@ import dev.distlock.spring.OnFailure;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -19,19 +16,10 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.DefaultParameterNameDiscoverer;
-import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.core.ReactiveAdapter;
-import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
-import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.SpelNode;
-import org.springframework.expression.spel.ast.BeanReference;
-import org.springframework.expression.spel.ast.VariableReference;
-import org.springframework.expression.spel.standard.SpelExpression;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
@@ -48,9 +36,9 @@ final class LockMethodRegistry {
 
     private static final Object NONE = new Object();
 
-    private final SpelExpressionParser parser = new SpelExpressionParser();
     private final Map<MethodClassKey, Object> cache = new ConcurrentHashMap<>();
     private final BeanFactory beanFactory;
+    private final LockExpressions expressions;
     private final Duration defaultWait;
     private final Duration defaultLease;
     private final boolean redLockNodes;
@@ -65,6 +53,7 @@ final class LockMethodRegistry {
      */
     LockMethodRegistry(BeanFactory beanFactory, Duration defaultWait, Duration defaultLease, boolean redLockNodes) {
         this.beanFactory = beanFactory;
+        this.expressions = new LockExpressions(beanFactory);
         this.defaultWait = defaultWait;
         this.defaultLease = defaultLease;
         this.redLockNodes = redLockNodes;
@@ -192,7 +181,7 @@ final class LockMethodRegistry {
         if (!lease.isNegative() && lease.isZero()) {
             throw new IllegalStateException(where + ": leaseTime must be positive or -1 for the watchdog");
         }
-        LockMethod.Kind kind = kind(specific, where);
+        LockMethod.Kind kind = LockMethodKinds.kind(specific, where);
         checkCombinations(annotation, specific, where);
         Method fallback = fallback(annotation, specific, owner, where);
         if (annotation.onFailure() == OnFailure.SKIP
@@ -220,7 +209,7 @@ final class LockMethodRegistry {
                 fallback,
                 kind,
                 minHold,
-                kind == LockMethod.Kind.ADAPTED ? adapter(specific.getReturnType()) : null);
+                kind == LockMethod.Kind.ADAPTED ? LockMethodKinds.adapter(specific.getReturnType()) : null);
     }
 
     @SuppressWarnings("unchecked")
@@ -260,102 +249,6 @@ final class LockMethodRegistry {
             if (name.equals("p" + i) || name.equals("a" + i) || (names != null && name.equals(names[i]))) {
                 Class<?> type = method.getParameterTypes()[i];
                 return type.isArray() || java.util.Collection.class.isAssignableFrom(type);
-            }
-        }
-        return false;
-    }
-
-    private static final boolean REACTOR_PRESENT =
-            ClassUtils.isPresent("reactor.core.publisher.Mono", LockMethodRegistry.class.getClassLoader());
-
-    private static final boolean COROUTINES_REACTOR_PRESENT =
-            ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", LockMethodRegistry.class.getClassLoader());
-
-    /**
-     * Decides how the lock follows the method's result. Only results whose end can be observed
-     * without blocking are accepted: anything else would release the lock while its work still runs.
-     */
-    private static LockMethod.Kind kind(Method method, String where) {
-        Class<?> returnType = method.getReturnType();
-        String name = returnType.getName();
-        if (KotlinDetector.isSuspendingFunction(method)) {
-            if (!COROUTINES_REACTOR_PRESENT || !REACTOR_PRESENT) {
-                throw new IllegalStateException(where + ": a suspend function is locked through Reactor; add "
-                        + "org.jetbrains.kotlinx:kotlinx-coroutines-reactor to the classpath");
-            }
-            return LockMethod.Kind.SUSPEND;
-        }
-        if (returnType == java.util.concurrent.Future.class
-                || (java.util.concurrent.Future.class.isAssignableFrom(returnType)
-                        && !CompletionStage.class.isAssignableFrom(returnType))) {
-            throw new IllegalStateException(where + ": return type " + name + " cannot be held to completion "
-                    + "(a Future cannot be observed); return CompletableFuture or CompletionStage");
-        }
-        if (java.util.stream.BaseStream.class.isAssignableFrom(returnType)) {
-            throw new IllegalStateException(where + ": return type " + name + " is consumed after the method "
-                    + "returns, when the lock is released; return a List or a Flux instead");
-        }
-        if (name.equals("reactor.core.publisher.Mono")) {
-            return LockMethod.Kind.MONO;
-        }
-        if (name.equals("reactor.core.publisher.Flux")) {
-            return LockMethod.Kind.FLUX;
-        }
-        if (CompletionStage.class.isAssignableFrom(returnType)) {
-            if (!returnType.isAssignableFrom(CompletableFuture.class)) {
-                throw new IllegalStateException(where + ": return type " + name
-                        + " is not supported; declare CompletionStage or CompletableFuture");
-            }
-            return LockMethod.Kind.COMPLETION_STAGE;
-        }
-        if (adapter(returnType) != null) {
-            if (!REACTOR_PRESENT) {
-                throw new IllegalStateException(where + ": return type " + name + " is locked through Reactor; add "
-                        + "io.projectreactor:reactor-core to the classpath");
-            }
-            return LockMethod.Kind.ADAPTED;
-        }
-        if (isPublisher(returnType)) {
-            throw new IllegalStateException(where + ": return type " + name + " is a reactive type the lock "
-                    + "cannot follow (no ReactiveAdapter converts it back); return a Mono, Flux, CompletionStage "
-                    + "or a type registered in Spring's ReactiveAdapterRegistry");
-        }
-        return LockMethod.Kind.SYNC;
-    }
-
-    /**
-     * Returns the adapter that turns the return type into a {@code Publisher} and back, if Spring's
-     * registry has one whose own type the method may return; a subtype of a registered type (a
-     * custom {@code Publisher}) has none, since the adapter could not build it.
-     */
-    static @Nullable ReactiveAdapter adapter(Class<?> returnType) {
-        if (returnType == Object.class || returnType.isPrimitive()) {
-            return null;
-        }
-        ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType);
-        return adapter != null && returnType.isAssignableFrom(adapter.getReactiveType()) ? adapter : null;
-    }
-
-    private static boolean isPublisher(Class<?> type) {
-        if (java.util.concurrent.Flow.Publisher.class.isAssignableFrom(type)) {
-            return true;
-        }
-        for (String name : new String[] {
-            "org.reactivestreams.Publisher",
-            "kotlinx.coroutines.flow.Flow",
-            "io.reactivex.rxjava3.core.Single",
-            "io.reactivex.rxjava3.core.Maybe",
-            "io.reactivex.rxjava3.core.Completable",
-            "io.reactivex.rxjava3.core.Observable"
-        }) {
-            if (ClassUtils.isPresent(name, type.getClassLoader())) {
-                try {
-                    if (ClassUtils.forName(name, type.getClassLoader()).isAssignableFrom(type)) {
-                        return true;
-                    }
-                } catch (ClassNotFoundException | LinkageError ex) {
-                    // not loadable from here: not this type
-                }
             }
         }
         return false;
@@ -423,56 +316,7 @@ final class LockMethodRegistry {
         if (!StringUtils.hasText(source)) {
             return null;
         }
-        String text = resolvePlaceholders(source, where, attribute);
-        Expression expression;
-        try {
-            expression = parser.parseExpression(text);
-        } catch (ParseException ex) {
-            throw new IllegalStateException(
-                    "Invalid " + attribute + " expression '" + source + "' in " + where + ": " + ex.getSimpleMessage(),
-                    ex);
-        }
-        if (expression instanceof SpelExpression spel) {
-            check(spel.getAST(), allowedVariables(method), method, source, where, attribute);
-        }
-        return expression;
-    }
-
-    private void check(
-            SpelNode node, Set<String> variables, Method method, String source, String where, String attribute) {
-        if (node instanceof VariableReference) {
-            String name = node.toStringAST().substring(1);
-            if (!variables.contains(name)) {
-                String hint = PARAMETER_NAMES.getParameterNames(method) == null && method.getParameterCount() > 0
-                        ? " (parameter names are not available: compile with -parameters or use #p0/#a0)"
-                        : " (known: " + variables.stream().sorted().toList() + ")";
-                throw new IllegalStateException("Invalid " + attribute + " expression '" + source + "' in " + where
-                        + ": unknown variable #" + name + hint);
-            }
-        }
-        if (node instanceof BeanReference) {
-            String name = node.toStringAST().substring(1).replace("'", "");
-            if (!name.startsWith("&") && !beanFactory.containsBean(name)) {
-                throw new IllegalStateException("Invalid " + attribute + " expression '" + source + "' in " + where
-                        + ": no bean named '" + name + "'");
-            }
-        }
-        for (int i = 0; i < node.getChildCount(); i++) {
-            check(node.getChild(i), variables, method, source, where, attribute);
-        }
-    }
-
-    private static Set<String> allowedVariables(Method method) {
-        Set<String> names = new HashSet<>(Set.of("root", "this"));
-        for (int i = 0; i < method.getParameterCount(); i++) {
-            names.add("p" + i);
-            names.add("a" + i);
-        }
-        String[] parameterNames = PARAMETER_NAMES.getParameterNames(method);
-        if (parameterNames != null) {
-            names.addAll(Arrays.asList(parameterNames));
-        }
-        return names;
+        return expressions.parse(resolvePlaceholders(source, where, attribute), source, method, where, attribute);
     }
 
     private static String signature(Method method) {
