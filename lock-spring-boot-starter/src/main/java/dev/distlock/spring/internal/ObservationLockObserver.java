@@ -24,7 +24,7 @@ public final class ObservationLockObserver implements LockObserver {
     private final @Nullable LockHeldObservationConvention heldConvention;
 
     /**
-     * Creates the instrumentation.
+     * Creates the observer.
      * @param registry the observation registry
      * @param acquireConvention custom convention of {@code distlock.acquire}, or {@code null} for the default
      * @param heldConvention custom convention of {@code distlock.held}, or {@code null} for the default
