@@ -33,7 +33,7 @@ import tools.jackson.databind.JsonNode;
             "samples.export-time=150ms",
             "samples.report-time=300ms",
             "samples.report-interval=1h",
-            "samples.handoff-time=100ms"
+            "samples.handoff-time=400ms"
         })
 class SampleEndpointsTests {
 
