@@ -39,7 +39,7 @@ abstract class CompositeRedisLock implements RedisLock {
     @Override
     public final void lock(long leaseTime, TimeUnit unit) {
         long lease = Arguments.leaseMillis(leaseTime, unit);
-        Await.uninterruptibly(acquireAsync(WAIT_FOREVER, lease, currentOwner()), "lock " + this);
+        Await.uninterruptibly(acquireAsync(Arguments.FOREVER, lease, currentOwner()), "lock " + this);
     }
 
     @Override
@@ -49,7 +49,7 @@ abstract class CompositeRedisLock implements RedisLock {
 
     @Override
     public final void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
+        acquire(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
     }
 
     @Override
@@ -93,7 +93,7 @@ abstract class CompositeRedisLock implements RedisLock {
         // Cancelling the stage the caller holds must reach the acquisition, which a dependent stage does
         // not do, and must release the members if the acquisition won just before the cancel.
         return AcquiredStages.derive(
-                acquireAsync(WAIT_FOREVER, lease, ownerId), acquired -> null, () -> releaseAsync(ownerId));
+                acquireAsync(Arguments.FOREVER, lease, ownerId), acquired -> null, () -> releaseAsync(ownerId));
     }
 
     @Override

@@ -22,8 +22,16 @@ import java.util.concurrent.locks.Lock;
  * <p><b>Reentrancy.</b> An owner may take the same lock again; each acquisition must be matched by
  * an unlock. Re-entering resets the lease to the new acquisition's lease.
  *
- * <p><b>Waiting.</b> Waiters are woken by a pub/sub message when the lock is released and
- * otherwise sleep until the current holder's lease would end; they never poll in a loop.
+ * <p><b>Waiting.</b> {@code lock} methods wait as long as needed; {@code tryLock} methods wait up to
+ * their {@code waitTime}: a positive wait bounds the wait, {@code 0} or a negative wait makes one
+ * attempt (Redisson's meaning), and {@link #WAIT_FOREVER} waits as long as needed. Waiters are woken
+ * by a pub/sub message when the lock is released and otherwise sleep until the current holder's
+ * lease would end; they never poll in a loop.
+ *
+ * <p><b>Cancelling.</b> Every stage an asynchronous method returns ({@link #tryLockAsync},
+ * {@link #lockAsync}, {@code FencedLock.tryLockAndGetTokenAsync}) passes a cancel on to the
+ * acquisition: cancelling it while the call waits abandons the wait, and a hold granted as the cancel
+ * raced it is given back, leaving the lease the owner's other holds call for.
  *
  * <p><b>Failures.</b> A call that does not wait (an acquisition with no wait, {@code unlock},
  * {@code forceUnlock}, the inspection methods) fails with a {@link LockException} naming the lock
@@ -47,8 +55,14 @@ public interface RedisLock extends Lock {
     /** Lease value that means "use the watchdog" (renewed while held). */
     long WATCHDOG_LEASE = -1;
 
-    /** Wait value that means "wait as long as it takes". */
-    long WAIT_FOREVER = -1;
+    /**
+     * Wait value ({@link Long#MAX_VALUE}, in any unit) that makes {@code tryLock} wait as long as it
+     * takes, as {@link #lock()} does. A negative wait does not: like Redisson, {@code tryLock} makes
+     * one attempt for any wait that is not positive, so a migrated {@code tryLock(-1, 10, SECONDS)}
+     * never hangs. (This constant was {@code -1} before; code compiled against that value now makes
+     * one attempt and must be recompiled to wait.)
+     */
+    long WAIT_FOREVER = Long.MAX_VALUE;
 
     /**
      * Returns a new owner id for code that takes and releases a lock on different threads.
@@ -92,7 +106,8 @@ public interface RedisLock extends Lock {
 
     /**
      * Tries to acquire the lock within {@code waitTime}, with the given lease.
-     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
+     *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog
      * @param unit unit of both times
      * @return whether the lock was acquired
@@ -102,7 +117,8 @@ public interface RedisLock extends Lock {
 
     /**
      * Like {@link #tryLock(long, long, TimeUnit)}, on behalf of an explicit owner.
-     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
+     *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog
      * @param unit unit of both times
      * @param ownerId owner id from {@link #newOwnerId()}
@@ -123,7 +139,8 @@ public interface RedisLock extends Lock {
      * lock if nobody else here waits, and a hold granted as the cancel raced it is released. Invalid
      * arguments throw at call time, as the blocking methods do; failures while running (Redis not
      * answering, client closed) fail the stage with a {@link LockException}.
-     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
+     *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog
      * @param unit unit of both times
      * @param ownerId owner id from {@link #newOwnerId()}

@@ -242,6 +242,52 @@ public abstract class AbstractRedisLockContractTests {
     }
 
     @Test
+    void shouldTryOnceForANegativeWaitAsRedissonDoes() throws Exception {
+        RedisLock holder = newContender(clientA, name);
+        long holderId = RedisLock.newOwnerId();
+        assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
+        RedisLock lock = newLock(clientB, name);
+        List<CompletableFuture<Boolean>> calls = new ArrayList<>();
+        for (long wait : new long[] {-1, -2, Long.MIN_VALUE}) {
+            calls.add(lock.tryLockAsync(wait, 10, TimeUnit.SECONDS, RedisLock.newOwnerId())
+                    .toCompletableFuture());
+        }
+        long start = System.nanoTime();
+        boolean blocking = inOtherThread(() -> newLock(clientB, name).tryLock(-1, 10, TimeUnit.SECONDS))
+                .get(10, TimeUnit.SECONDS);
+        for (CompletableFuture<Boolean> call : calls) {
+            assertThat(call.get(10, TimeUnit.SECONDS))
+                    .as("one attempt, refused")
+                    .isFalse();
+        }
+        assertThat(blocking).isFalse();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3000);
+        holder.unlock(holderId);
+        long owner = RedisLock.newOwnerId();
+        assertThat(lock.tryLock(-1, 10, TimeUnit.SECONDS, owner))
+                .as("a free lock is taken")
+                .isTrue();
+        lock.unlock(owner);
+    }
+
+    @Test
+    void shouldWaitAsLongAsNeededWithWaitForever() throws Exception {
+        RedisLock holder = newContender(clientA, name);
+        long holderId = RedisLock.newOwnerId();
+        assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
+        RedisLock lock = newLock(clientB, name);
+        long owner = RedisLock.newOwnerId();
+        CompletableFuture<Boolean> waiting = lock.tryLockAsync(RedisLock.WAIT_FOREVER, 30, TimeUnit.SECONDS, owner)
+                .toCompletableFuture();
+        await().pollDelay(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !waiting.isDone());
+        holder.unlock(holderId);
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isTrue();
+        lock.unlock(owner);
+    }
+
+    @Test
     void shouldWakeWaiterPromptlyOnRelease() throws Exception {
         RedisLock lock = newLock(clientA, name);
         lock.lock(60, TimeUnit.SECONDS);
@@ -386,9 +432,6 @@ public abstract class AbstractRedisLockContractTests {
                 .isThrownBy(() -> newLock(clientA, " "))
                 .withMessageContaining("'name'");
         RedisLock lock = newLock(clientA, name);
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> lock.tryLock(-2, 10, TimeUnit.SECONDS))
-                .withMessageContaining("'waitTime'");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> lock.tryLock(0, 0, TimeUnit.SECONDS))
                 .withMessageContaining("'leaseTime'");
@@ -618,9 +661,6 @@ public abstract class AbstractRedisLockContractTests {
     void shouldRejectBadArgumentsOfAsyncCallsAtCallTime() {
         RedisLock lock = newLock(clientA, name);
         long owner = RedisLock.newOwnerId();
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> lock.tryLockAsync(-2, 10, TimeUnit.SECONDS, owner))
-                .withMessageContaining("'waitTime'");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> lock.tryLockAsync(0, 0, TimeUnit.SECONDS, owner))
                 .withMessageContaining("'leaseTime'");

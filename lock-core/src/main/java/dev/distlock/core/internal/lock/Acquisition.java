@@ -189,7 +189,7 @@ final class Acquisition {
         if (stopped(false)) {
             return;
         }
-        long left = waitMillis < 0 ? AbstractRedisLock.WAIT_FOREVER : Math.max(1, remainingMillis());
+        long left = waitMillis < 0 ? Arguments.FOREVER : Math.max(1, remainingMillis());
         attempt(waiters, left).whenComplete((ttl, failure) -> {
             if (failure != null && engine.isClosed()) {
                 outcome.failed(engine.calls().closedException(lock.name, Failures.cause(failure)));

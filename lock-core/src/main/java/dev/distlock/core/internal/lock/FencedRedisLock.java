@@ -95,7 +95,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     public long lockAndGetToken(long leaseTime, TimeUnit unit) {
-        Acquisition call = acquireAsync(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
+        Acquisition call = acquireAsync(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
         try {
             awaitAcquisition(call, false);
         } catch (InterruptedException ex) {

@@ -42,7 +42,7 @@ abstract class LockOverloads implements RedisLock {
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
         try {
-            acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), false);
+            acquire(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), false);
         } catch (InterruptedException ex) {
             throw new IllegalStateException("uninterruptible acquisition was interrupted", ex);
         }
@@ -55,7 +55,7 @@ abstract class LockOverloads implements RedisLock {
 
     @Override
     public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), true);
+        acquire(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), true);
     }
 
     /**
@@ -101,7 +101,7 @@ abstract class LockOverloads implements RedisLock {
     public CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
         long lease = Arguments.leaseMillis(leaseTime, unit);
         return AcquiredStages.derive(
-                startAcquisition(WAIT_FOREVER, lease, ownerId).toCompletableFuture(),
+                startAcquisition(Arguments.FOREVER, lease, ownerId).toCompletableFuture(),
                 acquired -> null,
                 () -> unlockAsync(ownerId).toCompletableFuture());
     }
