@@ -66,6 +66,24 @@ public final class DefaultLockTemplate implements LockTemplate {
         return run(request(name, key, LockType.REENTRANT, waitTime, defaultLease), callback);
     }
 
+    @Override
+    public <T> LockResult<T> tryExecute(String key, LockOptions options, Supplier<T> callback) {
+        return tryExecute(key, key, options, callback);
+    }
+
+    @Override
+    public <T> LockResult<T> tryExecute(String name, String key, LockOptions options, Supplier<T> callback) {
+        Objects.requireNonNull(options, "'options' must not be null");
+        return run(
+                request(
+                        name,
+                        key,
+                        options.type(),
+                        options.waitTime() != null ? options.waitTime() : defaultWait,
+                        options.leaseTime() != null ? options.leaseTime() : defaultLease),
+                callback);
+    }
+
     private LockRequest request(String name, String key, LockType type, Duration wait, Duration lease) {
         Objects.requireNonNull(key, "'key' must not be null");
         Objects.requireNonNull(name, "'name' must not be null");
