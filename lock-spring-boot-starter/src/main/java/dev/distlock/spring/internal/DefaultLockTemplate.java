@@ -21,6 +21,7 @@ public final class DefaultLockTemplate implements LockTemplate {
     private final LockExecutor executor;
     private final Duration defaultWait;
     private final Duration defaultLease;
+    private final LockNameSettings lockNames;
 
     /**
      * Creates a template.
@@ -29,9 +30,22 @@ public final class DefaultLockTemplate implements LockTemplate {
      * @param defaultLease lease when the options give none
      */
     public DefaultLockTemplate(LockExecutor executor, Duration defaultWait, Duration defaultLease) {
+        this(executor, defaultWait, defaultLease, LockNameSettings.NONE);
+    }
+
+    /**
+     * Creates a template.
+     * @param executor acquires and releases
+     * @param defaultWait wait when the options give none
+     * @param defaultLease lease when the options give none
+     * @param lockNames {@code distlock.locks.<name>.*}, which win over the options
+     */
+    public DefaultLockTemplate(
+            LockExecutor executor, Duration defaultWait, Duration defaultLease, LockNameSettings lockNames) {
         this.executor = executor;
         this.defaultWait = defaultWait;
         this.defaultLease = defaultLease;
+        this.lockNames = lockNames;
     }
 
     @Override
@@ -93,7 +107,10 @@ public final class DefaultLockTemplate implements LockTemplate {
         if (name.isBlank()) {
             throw new IllegalArgumentException("'name' must not be blank");
         }
-        return new LockRequest(name, List.of(key), type, false, wait, lease, "LockTemplate callback for '" + key + "'");
+        String description = "LockTemplate callback for '" + key + "'";
+        LockNameSettings.Applied perName = lockNames.apply(name, type, false, wait, lease, description);
+        return new LockRequest(
+                name, List.of(key), perName.type(), false, perName.waitTime(), perName.leaseTime(), description);
     }
 
     private <T> LockResult<T> run(LockRequest request, Supplier<T> callback) {
