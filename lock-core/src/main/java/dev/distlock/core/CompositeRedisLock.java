@@ -1,5 +1,6 @@
 package dev.distlock.core;
 
+import dev.distlock.core.internal.AcquiredStages;
 import dev.distlock.core.internal.composite.Await;
 import dev.distlock.core.internal.lock.Arguments;
 import java.util.concurrent.CompletableFuture;
@@ -88,16 +89,11 @@ abstract class CompositeRedisLock implements RedisLock {
 
     @Override
     public final CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
-        CompletableFuture<Boolean> acquisition =
-                acquireAsync(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), ownerId);
-        CompletableFuture<Void> locked = acquisition.thenApply(acquired -> null);
-        // Cancelling the stage the caller holds must reach the acquisition, which a dependent stage does not do.
-        locked.whenComplete((ok, failure) -> {
-            if (locked.isCancelled()) {
-                acquisition.cancel(false);
-            }
-        });
-        return locked;
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        // Cancelling the stage the caller holds must reach the acquisition, which a dependent stage does
+        // not do, and must release the members if the acquisition won just before the cancel.
+        return AcquiredStages.derive(
+                acquireAsync(WAIT_FOREVER, lease, ownerId), acquired -> null, () -> releaseAsync(ownerId));
     }
 
     @Override

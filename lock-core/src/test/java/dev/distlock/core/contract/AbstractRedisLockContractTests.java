@@ -520,6 +520,81 @@ public abstract class AbstractRedisLockContractTests {
     }
 
     @Test
+    void shouldAbandonALockAsyncWaitWhenCancelled() throws Exception {
+        RedisLock holder = newContender(clientA, name);
+        long holderId = RedisLock.newOwnerId();
+        assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
+        RedisLock waiter = newLock(clientB, name);
+        long waiterId = RedisLock.newOwnerId();
+        // The watchdog lease: a hold nobody knows of would be renewed for as long as the client lives.
+        CompletableFuture<Void> waiting = waiter.lockAsync(RedisLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS, waiterId)
+                .toCompletableFuture();
+        await().pollDelay(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !waiting.isDone() && (!parksWaiters() || Parked.waiters(clientB) == 1));
+        assertThat(waiting.cancel(false)).isTrue();
+        if (parksWaiters()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> Parked.waiters(clientB) == 0);
+        }
+        holder.unlock(holderId);
+        // A third owner gets the lock at once: the cancelled waiter neither took it nor still queues for it.
+        RedisLock third = newContender(clientA, name);
+        long thirdId = RedisLock.newOwnerId();
+        assertThat(third.tryLock(2, 30, TimeUnit.SECONDS, thirdId)).isTrue();
+        assertThat(waiter.isHeldBy(waiterId)).isFalse();
+        assertThat(clientB.heldLocks()).isEmpty();
+        third.unlock(thirdId);
+        assertThat(newLock(clientA, name).isLocked()).isFalse();
+    }
+
+    @Test
+    void shouldGiveBackAHoldGrantedAsTheCancelOfLockAsyncRacedIt() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        for (int i = 0; i < 20; i++) {
+            long owner = RedisLock.newOwnerId();
+            CompletableFuture<Void> locking =
+                    lock.lockAsync(30, TimeUnit.SECONDS, owner).toCompletableFuture();
+            if (i % 2 == 1) {
+                // Half of the cancels come once the first attempt is under way or answered.
+                Thread.sleep(i % 4 == 1 ? 1 : 5);
+            }
+            if (!locking.cancel(false)) {
+                // Locked before the cancel: an ordinary hold, released the ordinary way.
+                locking.get();
+                lock.unlock(owner);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldBy(owner));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> clientA.heldLocks().isEmpty());
+        assertThat(newContender(clientB, name).tryLock(0, 30, TimeUnit.SECONDS))
+                .as("free again")
+                .isTrue();
+    }
+
+    @Test
+    void shouldKeepTheOuterLeaseWhenACancelledReentryIsGivenBack() throws Exception {
+        RedisLock lock = newLock(clientA, name);
+        long owner = RedisLock.newOwnerId();
+        assertThat(lock.tryLock(0, 3, TimeUnit.SECONDS, owner)).isTrue();
+        long grantedAt = System.nanoTime();
+        // Cancelled before its reply: the engine gives the re-entry back, which must not leave its 30 s lease.
+        CompletableFuture<Boolean> reentry =
+                lock.tryLockAsync(0, 30, TimeUnit.SECONDS, owner).toCompletableFuture();
+        if (!reentry.cancel(false)) {
+            assertThat(reentry.get()).isTrue();
+            lock.unlock(owner);
+        }
+        await().atMost(Duration.ofSeconds(8)).untilAsserted(() -> {
+            long ttl = lock.remainTimeToLive();
+            assertThat(ttl).as("lease left").isLessThanOrEqualTo(3000);
+            assertThat(ttl).as("expired").isEqualTo(-2);
+        });
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt))
+                .as("the outer hold's 3 s lease, not the re-entry's 30 s")
+                .isLessThan(8000);
+    }
+
+    @Test
     void shouldGiveBackAHoldGrantedAsTheCancelRacedIt() throws Exception {
         RedisLock lock = newLock(clientA, name);
         for (int i = 0; i < 20; i++) {

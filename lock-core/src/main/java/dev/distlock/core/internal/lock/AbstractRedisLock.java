@@ -32,6 +32,19 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
         return release(leaseMillis, ownerId, engine.newRequestId());
     }
 
+    /**
+     * Returns the lease to leave when giving back a grant that no hold records (its caller cancelled
+     * as it came, or too few replicas saw it): what the owner's remaining holds call for, exactly
+     * as after an unlock, so that the give-back neither stretches nor cuts an outer hold's lease.
+     * @param ownerId owner
+     * @param grantLeaseMillis the given-back grant's lease, kept when the owner holds nothing else here
+     * @return lease in ms
+     */
+    final long leaseAfterGiveBack(long ownerId, long grantLeaseMillis) {
+        Hold hold = engine.holds().get(key, ownerField(ownerId));
+        return hold == null ? grantLeaseMillis : hold.leaseAfterGiveBack(engine.watchdogMillis());
+    }
+
     @Override
     public String getName() {
         return name;

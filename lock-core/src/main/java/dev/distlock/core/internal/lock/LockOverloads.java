@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.AcquiredStages;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -98,7 +99,11 @@ abstract class LockOverloads implements RedisLock {
 
     @Override
     public CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
-        return tryLockAsync(WAIT_FOREVER, leaseTime, unit, ownerId).thenApply(acquired -> null);
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        return AcquiredStages.derive(
+                startAcquisition(WAIT_FOREVER, lease, ownerId).toCompletableFuture(),
+                acquired -> null,
+                () -> unlockAsync(ownerId).toCompletableFuture());
     }
 
     @Override
