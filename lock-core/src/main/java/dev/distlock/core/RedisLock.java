@@ -44,11 +44,12 @@ import java.util.concurrent.locks.Lock;
  * closed, every call, including a parked waiter, fails with a {@link LockException} saying so.
  * Conditions are not supported.
  *
- * <p><b>Names in a Redis Cluster.</b> Every key and channel of a lock must hash to the lock key's
- * slot. A name whose braces form no hash tag (<code>x&#123;</code>) is handled; one whose braces
- * form no tag and that also contains <code>&#125;</code> (<code>a&#123;&#125;</code>,
- * <code>&#125;&#123;</code>, <code>&#123;&#125;z</code>) cannot be, and the client refuses it with
- * an {@link IllegalArgumentException} when the lock is created.
+ * <p><b>Names in a Redis Cluster.</b> Every name works on every topology. Every key and channel of a
+ * lock must hash to one cluster slot; where Redisson's names do that (names with a hash tag, names
+ * without braces) the lock keeps them, and for the other names (<code>a&#123;&#125;</code>,
+ * <code>&#125;&#123;</code>, <code>x&#123;</code>) a cluster stores the lock under a key with a hash
+ * tag of its own, <code>distlock_cluster:&#123;</code>name<code>&#125;</code> with <code>%</code>
+ * and <code>&#125;</code> escaped; see the topologies page of the documentation.
  */
 public interface RedisLock extends Lock {
 

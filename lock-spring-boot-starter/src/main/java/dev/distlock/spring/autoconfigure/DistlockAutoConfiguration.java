@@ -162,7 +162,8 @@ public final class DistlockAutoConfiguration {
         return new DefaultLockTemplate(
                 executor,
                 properties.getDefaults().getWaitTime(),
-                properties.getDefaults().getLeaseTime());
+                properties.getDefaults().getLeaseTime(),
+                properties.lockNameSettings());
     }
 
     private static void checkReachable(LockClient client, String property) {
