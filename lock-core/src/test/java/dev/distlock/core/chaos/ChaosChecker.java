@@ -525,8 +525,8 @@ final class ChaosChecker {
                 count("cancels");
                 continue;
             }
-            count("cancels " + e.phase());
             Event inv = issued.get(key);
+            count("cancels " + e.phase() + (inv == null ? "" : " (" + inv.detail() + ")"));
             if (e.phase() != Phase.ERR || inv == null) {
                 continue;
             }
