@@ -6,6 +6,9 @@ import io.lettuce.core.SetArgs;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 
 /**
  * Lock keys in the plain string layout other Redis lock libraries write: one string key whose
@@ -44,14 +47,10 @@ public final class StringLockKeys {
      */
     public boolean trySet(String key, String value, Duration ttl) {
         long millis = checked(key, value, ttl);
-        String reply = engine.replies()
-                .await(
-                        engine.calls().call(() -> engine.connector()
-                                .commands()
-                                .set(key, value, SetArgs.Builder.nx().px(millis))
-                                .toCompletableFuture()),
-                        key,
-                        "acquire");
+        String reply = run(key, "acquire", () -> engine.connector()
+                .commands()
+                .set(key, value, SetArgs.Builder.nx().px(millis))
+                .toCompletableFuture());
         return "OK".equals(reply);
     }
 
@@ -81,12 +80,47 @@ public final class StringLockKeys {
     }
 
     private boolean eval(String script, String key, String action, String... args) {
-        CompletableFuture<Long> reply = engine.calls().call(() -> engine.connector()
+        Long result = run(key, action, () -> engine.connector()
                 .commands()
                 .<Long>eval(script, ScriptOutputType.INTEGER, new String[] {key}, args)
                 .toCompletableFuture());
-        Long result = engine.replies().await(reply, key, action);
         return result != null && result == 1L;
+    }
+
+    /**
+     * Sends one command once connected and waits for its reply; as for the locks' calls, the
+     * command timeout starts once the connection is open (connecting has its own timeout).
+     */
+    private <T> T run(String key, String action, Supplier<CompletableFuture<T>> command) {
+        CompletableFuture<T> reply = engine.calls().connected(key, action).thenCompose(connected -> engine.replies()
+                .within(
+                        engine.calls().call(command),
+                        key,
+                        action,
+                        engine.replies().deadline()));
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return reply.get();
+                } catch (InterruptedException ex) {
+                    // As a release: the command is on its way, so its outcome must be known.
+                    interrupted = true;
+                } catch (ExecutionException ex) {
+                    Throwable cause = ex.getCause() instanceof CompletionException wrapped && wrapped.getCause() != null
+                            ? wrapped.getCause()
+                            : ex.getCause();
+                    if (cause instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    throw new LockException("Cannot " + action + " lock key '" + key + "': " + cause, cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static long checked(String key, String value, Duration ttl) {

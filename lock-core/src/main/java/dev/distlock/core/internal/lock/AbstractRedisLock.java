@@ -134,13 +134,14 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
             throw new IllegalArgumentException("'leaseTime' must be positive for renewLease, was -1");
         }
         long lease = Arguments.leaseMillis(leaseTime, unit);
-        boolean renewed = engine.replies()
-                .await(
-                        engine.calls()
-                                .connected(name, "renew")
-                                .thenCompose(connected -> CompositeLocks.renewAsync(this, lease, ownerId)),
-                        name,
-                        "renew");
+        // The deadline starts once connected, as for every call: connecting has its own timeout.
+        boolean renewed =
+                Blocking.join(engine.calls().connected(name, "renew").thenCompose(connected -> engine.replies()
+                        .within(
+                                CompositeLocks.renewAsync(this, lease, ownerId),
+                                name,
+                                "renew",
+                                engine.replies().deadline())));
         Hold hold = engine.holds().get(key, ownerField(ownerId));
         if (renewed && hold != null) {
             hold.leaseRenewed(lease);
