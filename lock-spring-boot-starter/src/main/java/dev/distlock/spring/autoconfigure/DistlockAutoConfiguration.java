@@ -61,7 +61,16 @@ public final class DistlockAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(DistlockConnectionDetails.class)
     PropertiesDistlockConnectionDetails distlockConnectionDetails(
-            DistlockProperties properties, ObjectProvider<SslBundles> sslBundles) {
+            DistlockProperties properties, ObjectProvider<SslBundles> sslBundles, Environment environment) {
+        if (!PropertiesDistlockConnectionDetails.isConnectionSet(properties.getRedis())) {
+            // Without spring-data-redis nobody adapts spring.data.redis.* for us: read it here rather
+            // than fall back to localhost while the application configured another Redis.
+            DistlockProperties.Redis boot = SpringDataRedisSettings.bind(environment);
+            if (boot != null) {
+                return new PropertiesDistlockConnectionDetails(
+                        boot, sslBundles.getIfAvailable(), SpringDataRedisSettings.PREFIX);
+            }
+        }
         return new PropertiesDistlockConnectionDetails(properties.getRedis(), sslBundles.getIfAvailable());
     }
 
