@@ -53,6 +53,11 @@ public final class DistlockAutoConfiguration {
 
     private static final Logger logger = LoggerFactory.getLogger(DistlockAutoConfiguration.class);
 
+    DistlockAutoConfiguration(Environment environment) {
+        // Once per application: a mistyped distlock.* key would otherwise be ignored without a word.
+        UnknownPropertiesCheck.warnUnknown(environment, DistlockAutoConfiguration.class.getClassLoader());
+    }
+
     @Bean
     HoldIndex distlockHoldIndex(DistlockProperties properties) {
         return new HoldIndex(properties.getLeaseLostPolicy());
@@ -86,9 +91,10 @@ public final class DistlockAutoConfiguration {
         LockClientOptions.Builder builder = commonOptions(properties).addListener(holds.listener());
         listeners.orderedStream().forEach(builder::addListener);
         DistlockConnections.apply(builder, connectionDetails);
-        logger.debug("Distlock connects using {}", connectionDetails.getClass().getSimpleName());
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        LockClient client = LockClient.create(builder.build());
+        LockClientOptions options = builder.build();
+        logger.info("Distlock connects to {}", ConnectionLog.describe(options, connectionDetails));
+        LockClient client = LockClient.create(options);
         if (properties.isFailFast()) {
             checkReachable(client, "distlock.redis");
         }

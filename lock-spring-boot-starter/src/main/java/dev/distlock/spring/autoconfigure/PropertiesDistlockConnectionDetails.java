@@ -16,7 +16,7 @@ import org.springframework.util.StringUtils;
  * {@code redis://localhost:6379}. Also reads {@code spring.data.redis.*} when spring-data-redis is
  * not there to ({@link SpringDataRedisSettings}), naming those properties in its errors.
  */
-final class PropertiesDistlockConnectionDetails implements DistlockConnectionDetails {
+final class PropertiesDistlockConnectionDetails implements DistlockConnectionDetails, ConnectionSource {
 
     private final DistlockProperties.Redis redis;
     private final @Nullable SslBundles sslBundles;
@@ -40,11 +40,8 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
         this.url = StringUtils.hasText(redis.getUrl()) ? ParsedUrl.parse(redis.getUrl(), prefix + ".url") : null;
     }
 
-    /**
-     * Says where the connection came from, for the startup log.
-     * @return the property, or that it is the default
-     */
-    String source() {
+    @Override
+    public String source() {
         if (StringUtils.hasText(redis.getSentinel().getMaster())) {
             return prefix + ".sentinel.*";
         }
