@@ -246,7 +246,9 @@ public interface RedisLock extends Lock {
     RedisLock withListener(LockListener listener);
 
     /**
-     * Deletes the lock whoever holds it, and wakes its waiters. For administration only.
+     * Deletes the lock whoever holds it, and wakes its waiters. For administration only. Holders
+     * through this client are told at once ({@link LockListener#onLeaseLost}) and their watchdog
+     * stops; holders through other clients hear it at their next renewal or unlock.
      * @return whether a lock was deleted
      */
     boolean forceUnlock();

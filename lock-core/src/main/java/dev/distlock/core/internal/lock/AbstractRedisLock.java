@@ -167,7 +167,12 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
         boolean deleted = engine.replies().await(engine.calls().call(this::forceRelease), name, "force-unlock");
         if (deleted) {
             // Only then: a read-write lock's read side refuses to delete a write-locked hash, whose holds live on.
-            engine.holds().snapshot().stream().filter(h -> h.key().equals(key)).forEach(engine.holds()::remove);
+            // This client's owners of the lock still believe they hold it: they lose their leases now, as
+            // another client's owners do at their next renewal or release.
+            engine.holds().snapshot().stream()
+                    .filter(h -> h.key().equals(key))
+                    .filter(engine.holds()::remove)
+                    .forEach(engine::leaseLost);
         }
         return deleted;
     }
