@@ -107,6 +107,16 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
+     * Returns plain string lock keys ({@code SET key value NX PX}), the layout other Redis lock
+     * libraries write, on this client's connection: for bridges that share a lock with such code
+     * during a migration. See {@link StringLockKeys}.
+     * @return the view, cheap to create
+     */
+    public StringLockKeys stringLockKeys() {
+        return new StringLockKeys(engine);
+    }
+
+    /**
      * Returns this client's id, a random UUID that forms part of every owner field it writes.
      * @return the client id
      */

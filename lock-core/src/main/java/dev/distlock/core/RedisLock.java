@@ -180,6 +180,25 @@ public interface RedisLock extends Lock {
     void unlock(long ownerId);
 
     /**
+     * Sets the lease of an owner's hold to {@code leaseTime} from now, if the owner still holds the
+     * lock: every acquisition of it not yet unlocked now ends with that lease, and the watchdog no
+     * longer renews the hold. For code that extends a hold by its own rules (ShedLock's
+     * {@code extend}, Spring Integration's {@code renewLock}).
+     * @param leaseTime positive lease, counted from now
+     * @param unit unit of {@code leaseTime}
+     * @param ownerId the owner id the lock was taken with (a thread id for the blocking methods)
+     * @return whether the owner held the lock (and now holds it for {@code leaseTime}); {@code false}
+     *     when the lease had already ended or someone else holds the lock
+     * @throws IllegalArgumentException if the lease is not positive
+     * @throws UnsupportedOperationException for locks over several keys ({@link MultiLock},
+     *     {@link RedLock}) and the read-write kinds
+     */
+    default boolean renewLease(long leaseTime, TimeUnit unit, long ownerId) {
+        throw new UnsupportedOperationException(
+                "Lock '" + getName() + "' of " + getClass().getSimpleName() + " does not support renewLease");
+    }
+
+    /**
      * Returns whether anyone holds the lock now.
      * @return whether the lock is held
      */
@@ -227,7 +246,9 @@ public interface RedisLock extends Lock {
     RedisLock withListener(LockListener listener);
 
     /**
-     * Deletes the lock whoever holds it, and wakes its waiters. For administration only.
+     * Deletes the lock whoever holds it, and wakes its waiters. For administration only. Holders
+     * through this client are told at once ({@link LockListener#onLeaseLost}) and their watchdog
+     * stops; holders through other clients hear it at their next renewal or unlock.
      * @return whether a lock was deleted
      */
     boolean forceUnlock();

@@ -10,12 +10,14 @@ import dev.distlock.core.test.RedisServers;
 import dev.distlock.spring.autoconfigure.DistlockAspectAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * {@code distlock.locks.<name>.*}: a per-name value wins over the annotation attribute or template
@@ -93,6 +95,18 @@ class PerLockNameSettingsTests {
                     .withMessageContaining("PT0.1S");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         });
+    }
+
+    @Test
+    void whenAnEnvironmentVariableSetsTheWaitThenItReachesTheLowerCaseName() throws Exception {
+        holdElsewhere("invoice");
+        runner.withInitializer(context -> context.getEnvironment()
+                        .getPropertySources()
+                        .addFirst(new SystemEnvironmentPropertySource(
+                                "test-systemEnvironment", Map.of("DISTLOCK_LOCKS_INVOICE_WAITTIME", "100ms"))))
+                .run(context -> assertThatExceptionOfType(LockAcquisitionException.class)
+                        .isThrownBy(() -> context.getBean(InvoiceService.class).pay())
+                        .withMessageContaining("PT0.1S"));
     }
 
     @Test

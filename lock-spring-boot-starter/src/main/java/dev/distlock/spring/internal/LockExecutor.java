@@ -52,6 +52,7 @@ public final class LockExecutor implements AutoCloseable {
         this.index = index;
         this.observer = observer;
         this.timers = new HoldTimers(maxHold);
+        BridgeLocks.register(client, this);
     }
 
     LeaseLostPolicy leaseLostPolicy() {

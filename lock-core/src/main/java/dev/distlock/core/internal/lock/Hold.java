@@ -75,6 +75,21 @@ public final class Hold {
     }
 
     /**
+     * Records that the whole hold was given a new explicit lease from now: every acquisition not
+     * yet unlocked ends with it, and the watchdog no longer renews the hold.
+     * @param leaseMillis the new lease
+     */
+    synchronized void leaseRenewed(long leaseMillis) {
+        long now = System.nanoTime();
+        int count = grants.size();
+        grants.clear();
+        for (int i = 0; i < count; i++) {
+            grants.addLast(new Grant(leaseMillis, now));
+        }
+        watchdogGrants = 0;
+    }
+
+    /**
      * Returns the lease the lock keeps once the latest acquisition is unlocked and others remain:
      * the watchdog lease while one of those was taken with it, else what is left of the longest
      * explicit lease among them (at least 1 ms; it ran out already if nothing is left).
