@@ -1,5 +1,6 @@
 package dev.distlock.core;
 
+import dev.distlock.core.internal.AcquiredStages;
 import dev.distlock.core.internal.composite.Await;
 import dev.distlock.core.internal.lock.Arguments;
 import java.util.concurrent.CompletableFuture;
@@ -38,7 +39,7 @@ abstract class CompositeRedisLock implements RedisLock {
     @Override
     public final void lock(long leaseTime, TimeUnit unit) {
         long lease = Arguments.leaseMillis(leaseTime, unit);
-        Await.uninterruptibly(acquireAsync(WAIT_FOREVER, lease, currentOwner()), "lock " + this);
+        Await.uninterruptibly(acquireAsync(Arguments.FOREVER, lease, currentOwner()), "lock " + this);
     }
 
     @Override
@@ -48,7 +49,7 @@ abstract class CompositeRedisLock implements RedisLock {
 
     @Override
     public final void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
+        acquire(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
     }
 
     @Override
@@ -88,16 +89,11 @@ abstract class CompositeRedisLock implements RedisLock {
 
     @Override
     public final CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
-        CompletableFuture<Boolean> acquisition =
-                acquireAsync(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), ownerId);
-        CompletableFuture<Void> locked = acquisition.thenApply(acquired -> null);
-        // Cancelling the stage the caller holds must reach the acquisition, which a dependent stage does not do.
-        locked.whenComplete((ok, failure) -> {
-            if (locked.isCancelled()) {
-                acquisition.cancel(false);
-            }
-        });
-        return locked;
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        // Cancelling the stage the caller holds must reach the acquisition, which a dependent stage does
+        // not do, and must release the members if the acquisition won just before the cancel.
+        return AcquiredStages.derive(
+                acquireAsync(Arguments.FOREVER, lease, ownerId), acquired -> null, () -> releaseAsync(ownerId));
     }
 
     @Override

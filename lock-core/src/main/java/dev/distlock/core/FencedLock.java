@@ -41,7 +41,8 @@ public interface FencedLock extends RedisLock {
     /**
      * Tries like {@link #tryLock(long, long, TimeUnit)} and returns the acquisition's token. With a
      * {@code waitTime} of {@code 0} it tries once and never blocks.
-     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
+     *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog
      * @param unit unit of both times
      * @return the token, or empty when the lock was not acquired
@@ -51,7 +52,8 @@ public interface FencedLock extends RedisLock {
 
     /**
      * Like {@link #tryLockAndGetToken(long, long, TimeUnit)}, on behalf of an explicit owner.
-     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
+     *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog
      * @param unit unit of both times
      * @param ownerId owner id from {@link RedisLock#newOwnerId()}
@@ -64,7 +66,8 @@ public interface FencedLock extends RedisLock {
     /**
      * Like {@link #tryLockAndGetToken(long, long, TimeUnit, long)} without blocking the calling
      * thread; threads, cancellation and errors as {@link #tryLockAsync(long, long, TimeUnit, long)}.
-     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
+     *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog
      * @param unit unit of both times
      * @param ownerId owner id from {@link RedisLock#newOwnerId()}

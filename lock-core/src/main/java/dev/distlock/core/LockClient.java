@@ -107,6 +107,16 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
+     * Returns plain string lock keys ({@code SET key value NX PX}), the layout other Redis lock
+     * libraries write, on this client's connection: for bridges that share a lock with such code
+     * during a migration. See {@link StringLockKeys}.
+     * @return the view, cheap to create
+     */
+    public StringLockKeys stringLockKeys() {
+        return new StringLockKeys(engine);
+    }
+
+    /**
      * Returns this client's id, a random UUID that forms part of every owner field it writes.
      * @return the client id
      */
@@ -163,16 +173,16 @@ public final class LockClient implements AutoCloseable {
      * @return the state
      */
     public LockInfo inspect(String name) {
-        String key = engine.key(Arguments.requireName(name));
+        RedissonLayout layout = engine.layout(engine.key(Arguments.requireName(name)));
+        String key = layout.key();
         var redis = engine.connector().commands();
         // The three reads go out together and share one deadline.
         long deadline = engine.replies().deadline();
         CompletableFuture<Map<String, String>> hash =
                 engine.calls().call(() -> redis.hgetall(key).toCompletableFuture());
         CompletableFuture<Long> ttl = engine.calls().call(() -> redis.pttl(key).toCompletableFuture());
-        // The layout is made inside the call: a name no cluster layout fits fails this read as a LockException.
         CompletableFuture<Long> queue =
-                engine.calls().call(() -> redis.llen(engine.layout(key).queue()).toCompletableFuture());
+                engine.calls().call(() -> redis.llen(layout.queue()).toCompletableFuture());
         Map<String, String> fields = engine.replies().await(hash, name, "inspect", deadline);
         Map<String, Long> holders = new LinkedHashMap<>();
         fields.forEach((field, value) -> {

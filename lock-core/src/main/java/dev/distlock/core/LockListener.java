@@ -50,7 +50,8 @@ public interface LockListener {
 
     /**
      * A hold was lost while its owner still believed it held it: a watchdog renewal found the lock
-     * gone or owned by someone else, or an unlock found the lease already expired.
+     * gone or owned by someone else, an unlock found the lease already expired, or this client's
+     * {@link RedisLock#forceUnlock()} deleted it (heard on the thread that force-unlocks).
      * @param lockName lock name (without key prefix)
      * @param ownerId thread id or explicit owner id
      */

@@ -22,8 +22,16 @@ import java.util.concurrent.locks.Lock;
  * <p><b>Reentrancy.</b> An owner may take the same lock again; each acquisition must be matched by
  * an unlock. Re-entering resets the lease to the new acquisition's lease.
  *
- * <p><b>Waiting.</b> Waiters are woken by a pub/sub message when the lock is released and
- * otherwise sleep until the current holder's lease would end; they never poll in a loop.
+ * <p><b>Waiting.</b> {@code lock} methods wait as long as needed; {@code tryLock} methods wait up to
+ * their {@code waitTime}: a positive wait bounds the wait, {@code 0} or a negative wait makes one
+ * attempt (Redisson's meaning), and {@link #WAIT_FOREVER} waits as long as needed. Waiters are woken
+ * by a pub/sub message when the lock is released and otherwise sleep until the current holder's
+ * lease would end; they never poll in a loop.
+ *
+ * <p><b>Cancelling.</b> Every stage an asynchronous method returns ({@link #tryLockAsync},
+ * {@link #lockAsync}, {@code FencedLock.tryLockAndGetTokenAsync}) passes a cancel on to the
+ * acquisition: cancelling it while the call waits abandons the wait, and a hold granted as the cancel
+ * raced it is given back, leaving the lease the owner's other holds call for.
  *
  * <p><b>Failures.</b> A call that does not wait (an acquisition with no wait, {@code unlock},
  * {@code forceUnlock}, the inspection methods) fails with a {@link LockException} naming the lock
@@ -36,19 +44,26 @@ import java.util.concurrent.locks.Lock;
  * closed, every call, including a parked waiter, fails with a {@link LockException} saying so.
  * Conditions are not supported.
  *
- * <p><b>Names in a Redis Cluster.</b> Every key and channel of a lock must hash to the lock key's
- * slot. A name whose braces form no hash tag (<code>x&#123;</code>) is handled; one whose braces
- * form no tag and that also contains <code>&#125;</code> (<code>a&#123;&#125;</code>,
- * <code>&#125;&#123;</code>, <code>&#123;&#125;z</code>) cannot be, and the client refuses it with
- * an {@link IllegalArgumentException} when the lock is created.
+ * <p><b>Names in a Redis Cluster.</b> Every name works on every topology. Every key and channel of a
+ * lock must hash to one cluster slot; where Redisson's names do that (names with a hash tag, names
+ * without braces) the lock keeps them, and for the other names (<code>a&#123;&#125;</code>,
+ * <code>&#125;&#123;</code>, <code>x&#123;</code>) a cluster stores the lock under a key with a hash
+ * tag of its own, <code>distlock_cluster:&#123;</code>name<code>&#125;</code> with <code>%</code>
+ * and <code>&#125;</code> escaped; see the topologies page of the documentation.
  */
 public interface RedisLock extends Lock {
 
     /** Lease value that means "use the watchdog" (renewed while held). */
     long WATCHDOG_LEASE = -1;
 
-    /** Wait value that means "wait as long as it takes". */
-    long WAIT_FOREVER = -1;
+    /**
+     * Wait value ({@link Long#MAX_VALUE}, in any unit) that makes {@code tryLock} wait as long as it
+     * takes, as {@link #lock()} does. A negative wait does not: like Redisson, {@code tryLock} makes
+     * one attempt for any wait that is not positive, so a migrated {@code tryLock(-1, 10, SECONDS)}
+     * never hangs. (This constant was {@code -1} before; code compiled against that value now makes
+     * one attempt and must be recompiled to wait.)
+     */
+    long WAIT_FOREVER = Long.MAX_VALUE;
 
     /**
      * Returns a new owner id for code that takes and releases a lock on different threads.
@@ -92,7 +107,8 @@ public interface RedisLock extends Lock {
 
     /**
      * Tries to acquire the lock within {@code waitTime}, with the given lease.
-     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
+     *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog
      * @param unit unit of both times
      * @return whether the lock was acquired
@@ -102,7 +118,8 @@ public interface RedisLock extends Lock {
 
     /**
      * Like {@link #tryLock(long, long, TimeUnit)}, on behalf of an explicit owner.
-     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
+     *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog
      * @param unit unit of both times
      * @param ownerId owner id from {@link #newOwnerId()}
@@ -123,7 +140,8 @@ public interface RedisLock extends Lock {
      * lock if nobody else here waits, and a hold granted as the cancel raced it is released. Invalid
      * arguments throw at call time, as the blocking methods do; failures while running (Redis not
      * answering, client closed) fail the stage with a {@link LockException}.
-     * @param waitTime how long to wait; {@code 0} tries once, {@code -1} waits as long as needed
+     * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
+     *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog
      * @param unit unit of both times
      * @param ownerId owner id from {@link #newOwnerId()}
@@ -160,6 +178,25 @@ public interface RedisLock extends Lock {
      * @throws IllegalMonitorStateException if that owner does not hold the lock
      */
     void unlock(long ownerId);
+
+    /**
+     * Sets the lease of an owner's hold to {@code leaseTime} from now, if the owner still holds the
+     * lock: every acquisition of it not yet unlocked now ends with that lease, and the watchdog no
+     * longer renews the hold. For code that extends a hold by its own rules (ShedLock's
+     * {@code extend}, Spring Integration's {@code renewLock}).
+     * @param leaseTime positive lease, counted from now
+     * @param unit unit of {@code leaseTime}
+     * @param ownerId the owner id the lock was taken with (a thread id for the blocking methods)
+     * @return whether the owner held the lock (and now holds it for {@code leaseTime}); {@code false}
+     *     when the lease had already ended or someone else holds the lock
+     * @throws IllegalArgumentException if the lease is not positive
+     * @throws UnsupportedOperationException for locks over several keys ({@link MultiLock},
+     *     {@link RedLock}) and the read-write kinds
+     */
+    default boolean renewLease(long leaseTime, TimeUnit unit, long ownerId) {
+        throw new UnsupportedOperationException(
+                "Lock '" + getName() + "' of " + getClass().getSimpleName() + " does not support renewLease");
+    }
 
     /**
      * Returns whether anyone holds the lock now.
@@ -209,7 +246,9 @@ public interface RedisLock extends Lock {
     RedisLock withListener(LockListener listener);
 
     /**
-     * Deletes the lock whoever holds it, and wakes its waiters. For administration only.
+     * Deletes the lock whoever holds it, and wakes its waiters. For administration only. Holders
+     * through this client are told at once ({@link LockListener#onLeaseLost}) and their watchdog
+     * stops; holders through other clients hear it at their next renewal or unlock.
      * @return whether a lock was deleted
      */
     boolean forceUnlock();

@@ -316,6 +316,27 @@ class FairLockTests {
     }
 
     @Test
+    void shouldLeaveTheQueueWhenALockAsyncWaitIsCancelled() throws Exception {
+        LockClient holderClient = client(Duration.ofSeconds(5));
+        LockClient waiterClient = client(Duration.ofSeconds(5));
+        RedisLock holder = holderClient.getFairLock(NAME);
+        long holderId = RedisLock.newOwnerId();
+        assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
+        RedisLock waiter = waiterClient.getFairLock(NAME);
+        long waiterId = RedisLock.newOwnerId();
+        CompletableFuture<Void> waiting =
+                waiter.lockAsync(30, TimeUnit.SECONDS, waiterId).toCompletableFuture();
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue().size() == 1);
+        await().pollDelay(Duration.ofMillis(500)).until(() -> !waiting.isDone());
+        assertThat(waiting.cancel(false)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue().isEmpty());
+        holder.unlock(holderId);
+        assertThat(waiter.isHeldBy(waiterId)).isFalse();
+        assertThat(holder.isLocked()).isFalse();
+        assertThat(queue()).isEmpty();
+    }
+
+    @Test
     void shouldRefuseUnlockByAnOwnerThatHoldsNothing() {
         LockClient client = client(Duration.ofSeconds(5));
         RedisLock lock = client.getFairLock(NAME);

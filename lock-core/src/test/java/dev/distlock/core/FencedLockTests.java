@@ -1,11 +1,14 @@
 package dev.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -96,5 +99,34 @@ class FencedLockTests {
         } finally {
             redisson.shutdown();
         }
+    }
+
+    @Test
+    void shouldDrawNoTokenForACancelledAsyncWait() throws Exception {
+        FencedLock holder = clientA.getFencedLock(name);
+        long holderId = RedisLock.newOwnerId();
+        assertThat(holder.tryLockAndGetToken(0, 30, TimeUnit.SECONDS, holderId)).hasValue(1);
+        FencedLock waiter = clientB.getFencedLock(name);
+        long tokenWaiter = RedisLock.newOwnerId();
+        long lockWaiter = RedisLock.newOwnerId();
+        CompletableFuture<Long> tokenWait = waiter.tryLockAndGetTokenAsync(60, -1, TimeUnit.SECONDS, tokenWaiter)
+                .toCompletableFuture();
+        CompletableFuture<Void> lockWait =
+                waiter.lockAsync(-1, TimeUnit.SECONDS, lockWaiter).toCompletableFuture();
+        await().pollDelay(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> Parked.waiters(clientB) == 2);
+        assertThat(tokenWait.cancel(false)).isTrue();
+        assertThat(lockWait.cancel(false)).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Parked.waiters(clientB) == 0);
+        holder.unlock(holderId);
+        long third = RedisLock.newOwnerId();
+        assertThat(holder.tryLockAndGetToken(2, 30, TimeUnit.SECONDS, third))
+                .as("the next token: none was drawn for the cancelled waiters")
+                .hasValue(2);
+        assertThat(waiter.isHeldBy(tokenWaiter)).isFalse();
+        assertThat(waiter.isHeldBy(lockWaiter)).isFalse();
+        assertThat(clientB.heldLocks()).isEmpty();
+        holder.unlock(third);
     }
 }

@@ -77,6 +77,25 @@ class LockViewListenerTests {
         assertThat(lock.withListener(LockListener.NO_OP)).isInstanceOf(lock.getClass());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void whenThisClientForceUnlocksAHoldThenItsListenersHearTheLossAtOnce(
+            String kind, BiFunction<LockClient, String, RedisLock> factory) throws Exception {
+        String name = "view-forced-" + kind + "-" + UUID.randomUUID();
+        List<String> events = new CopyOnWriteArrayList<>();
+        RedisLock lock = factory.apply(client, name).withListener(new Recorder(events));
+        long owner = RedisLock.newOwnerId();
+        assertThat(lock.tryLock(0, 60, TimeUnit.SECONDS, owner)).isTrue();
+
+        assertThat(factory.apply(client, name).forceUnlock()).isTrue();
+        // Told on the force-unlocking thread: an explicit lease has no renewal that would find it.
+        assertThat(events).containsExactly("acquired " + name + " " + owner, "lost " + name + " " + owner);
+        assertThat(clientEvents).contains("lost " + name + " " + owner);
+        assertThat(client.heldLocks()).noneMatch(held -> held.name().equals(name));
+        assertThatThrownBy(() -> lock.unlock(owner)).isInstanceOf(IllegalMonitorStateException.class);
+        assertThat(events).hasSize(2);
+    }
+
     @Test
     void whenUnlockFindsTheLeaseExpiredThenTheListenerOfTheViewThatTookItHearsTheLoss() throws Exception {
         String name = "view-expired-" + UUID.randomUUID();

@@ -72,6 +72,65 @@ public interface LockTemplate {
     <T> LockResult<T> tryExecute(String key, Duration waitTime, Supplier<T> callback);
 
     /**
+     * Runs the callback if a lock of the given options (type, wait and lease) can be acquired
+     * within their wait: a try-lock of every kind ({@code READ}, {@code WRITE}, {@code FAIR}, ...)
+     * that reports "not acquired" as a result rather than an exception.
+     *
+     * <p>The default implementation runs {@link #execute(String, LockOptions, Supplier)} and turns
+     * its {@link LockAcquisitionException} into {@link LockResult#notAcquired()}, unless the
+     * callback itself threw it; Distlock's own template acquires without throwing.
+     * @param key lock name
+     * @param options type, wait and lease; a {@code null} wait or lease means the configured one
+     * @param callback code to run
+     * @param <T> result type
+     * @return whether it ran, and its result
+     */
+    default <T> LockResult<T> tryExecute(String key, LockOptions options, Supplier<T> callback) {
+        boolean[] ran = new boolean[1];
+        try {
+            T value = execute(key, options, () -> {
+                ran[0] = true;
+                return callback.get();
+            });
+            return LockResult.executed(value);
+        } catch (LockAcquisitionException ex) {
+            if (ran[0]) {
+                throw ex;
+            }
+            return LockResult.notAcquired();
+        }
+    }
+
+    /**
+     * Runs the callback if a lock of the given options can be acquired within their wait.
+     * @param key lock name
+     * @param options type, wait and lease; a {@code null} wait or lease means the configured one
+     * @param callback code to run
+     * @return whether it ran
+     */
+    default boolean tryExecute(String key, LockOptions options, Runnable callback) {
+        return tryExecute(key, options, () -> {
+                    callback.run();
+                    return null;
+                })
+                .wasExecuted();
+    }
+
+    /**
+     * Runs the callback if a lock of the given options on {@code key} can be acquired within
+     * their wait, reporting it in metrics under {@code name}.
+     * @param name lock name for metrics
+     * @param key lock name in Redis
+     * @param options type, wait and lease; a {@code null} wait or lease means the configured one
+     * @param callback the work
+     * @param <T> result type
+     * @return whether it ran, and its result
+     */
+    default <T> LockResult<T> tryExecute(String name, String key, LockOptions options, Supplier<T> callback) {
+        return tryExecute(key, options, callback);
+    }
+
+    /**
      * Runs the callback if a reentrant lock can be acquired within {@code waitTime}.
      * @param key lock name
      * @param waitTime how long to wait; zero tries once

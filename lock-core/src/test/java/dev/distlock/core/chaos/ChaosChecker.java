@@ -46,6 +46,10 @@ import java.util.TreeMap;
  * the same token; a violation unless a data-loss fault lies between the two acquisitions (a lost
  * counter may reissue a token).
  *
+ * <p><b>Cancels (CANCEL_HOLD).</b> A client JVM cancels asynchronous acquisitions at random points
+ * and checks on the spot that no hold outlives the cancelled caller ({@link ChaosCancels}); a finding
+ * with no fault around it is a violation.
+ *
  * <p><b>Availability (UNAVAILABLE).</b> A call that fails with an error (not a timeout) although no
  * fault was in force or within its grace period from the call's invocation to its answer; "not held"
  * answers (IllegalMonitorStateException), timeouts (load) and interrupts are not counted.
@@ -140,6 +144,7 @@ final class ChaosChecker {
     private final Map<String, Long> stats = new TreeMap<>();
     private final Map<String, Long> lastTime = new HashMap<>();
     private final List<Event> lost = new ArrayList<>();
+    private final List<Event> cancels = new ArrayList<>();
     private final List<Op> ops = new ArrayList<>();
 
     private ChaosChecker(Params params, List<Fault> faults) {
@@ -155,6 +160,7 @@ final class ChaosChecker {
         checker.checkLiveness();
         checker.checkAvailability(events);
         checker.checkReconnects(events);
+        checker.checkCancels();
         return new Result(List.copyOf(checker.violations), checker.stats);
     }
 
@@ -165,6 +171,10 @@ final class ChaosChecker {
             if (e.type() == Type.LOST) {
                 lost.add(e);
                 count("lease-loss reports");
+                continue;
+            }
+            if (e.type() == Type.CANCEL) {
+                cancels.add(e);
                 continue;
             }
             Op op = byId.computeIfAbsent(e.jvm() + "#" + e.op(), k -> new Op());
@@ -480,6 +490,9 @@ final class ChaosChecker {
                 continue;
             }
             Event inv = invocations.get(key);
+            if (e.type() == Type.CANCEL) {
+                continue;
+            }
             // "Not held" is an answer, not an outage (EARLY_LOSS judges it); timeouts may be load.
             if (e.phase() != Phase.ERR
                     || inv == null
@@ -541,6 +554,39 @@ final class ChaosChecker {
                                     + faultsAround(e.time() - 30_000, e.time())));
                 }
             }
+        }
+    }
+
+    /**
+     * CANCEL_HOLD: a hold outlived the caller that cancelled its acquisition (the cancelled owner still
+     * held the lock after the give-back's grace period, or a cancelled re-entry stretched the outer
+     * hold's lease), with no fault between the cancel and the finding to delay the give-back.
+     */
+    private void checkCancels() {
+        Map<String, Event> issued = new HashMap<>();
+        for (Event e : cancels) {
+            String key = e.jvm() + "#" + e.op();
+            if (e.phase() == Phase.INV) {
+                issued.put(key, e);
+                count("cancels");
+                continue;
+            }
+            count("cancels " + e.phase());
+            Event inv = issued.get(key);
+            if (e.phase() != Phase.ERR || inv == null) {
+                continue;
+            }
+            boolean faulty = faults.stream()
+                    .anyMatch(f -> f.start() - params.clockErrorMillis <= e.time() && f.settled() >= inv.time());
+            if (faulty) {
+                count("cancels ERR excused by a fault");
+                continue;
+            }
+            violations.add(new Violation(
+                    "CANCEL_HOLD",
+                    inv.kind() + "" + inv.locks() + " " + inv.owner() + " op " + key + " cancelled@" + inv.time()
+                            + " (" + inv.detail() + ", lease " + inv.leaseMillis() + ", wait " + inv.waitMillis()
+                            + "): " + e.detail()));
         }
     }
 

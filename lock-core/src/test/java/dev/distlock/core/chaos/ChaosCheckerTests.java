@@ -291,6 +291,17 @@ class ChaosCheckerTests {
         assertThat(report.violations()).extracting(Violation::kind).contains("OVERLAP", "FENCING");
     }
 
+    @Test
+    void whenACancelledCallLeftAHoldWithNoFaultAroundThenCancelHoldIsReported() {
+        events.add(event(100, "a", 7, -1, Type.CANCEL, Phase.INV, Kind.FAIR, "fa-0", -1, -1, 0));
+        events.add(event(4000, "a", 7, -1, Type.CANCEL, Phase.ERR, Kind.FAIR, "fa-0", -1, -1, 0));
+        events.add(event(200, "b", 3, -1, Type.CANCEL, Phase.INV, Kind.READ, "rw-0", 2000, -1, 0));
+        events.add(event(3000, "b", 3, -1, Type.CANCEL, Phase.OK, Kind.READ, "rw-0", 2000, -1, 0));
+        assertThat(kinds(check())).containsExactly("CANCEL_HOLD");
+        faults.add(new Fault("REDIS_PAUSE", "6379", T + 1000, T + 2000, false, 500));
+        assertThat(check().violations()).as("a fault may delay the give-back").isEmpty();
+    }
+
     private Result check() {
         List<Event> sorted = new ArrayList<>(events);
         sorted.sort((x, y) -> Long.compare(x.time(), y.time()));

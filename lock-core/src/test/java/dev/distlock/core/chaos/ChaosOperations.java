@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 /**
  * The random operations of a client JVM, each recorded in its history: nested reentrant locks,
  * fenced locks writing to the {@link FencedLedger}, fair locks, read and write locks, multi locks
- * over 2-3 names, and holds taken with an explicit owner id and released from another thread.
+ * over 2-3 names, holds taken with an explicit owner id and released from another thread, and
+ * asynchronous calls cancelled at random points ({@link ChaosCancels}).
  * Leases are the watchdog or explicit; waits range from a single try to 25 s. A few names per kind
  * keep contention real.
  *
@@ -39,12 +40,14 @@ final class ChaosOperations {
     private final HistoryWriter history;
     private final FencedLedger ledger;
     private final boolean broken;
+    private final ChaosCancels cancels;
 
     ChaosOperations(LockClient client, HistoryWriter history, FencedLedger ledger, boolean broken) {
         this.client = client;
         this.history = history;
         this.ledger = ledger;
         this.broken = broken;
+        this.cancels = new ChaosCancels(client, history, ChaosRun.PARAMS.commandTimeoutMillis());
     }
 
     static List<String> allNames() {
@@ -95,6 +98,8 @@ final class ChaosOperations {
                             client.getReadWriteLock(pick(rnd, READ_WRITE)).writeLock());
                 } else if (pick < 80) {
                     multi(rnd);
+                } else if (pick < 88) {
+                    cancels.run(rnd);
                 } else {
                     handoff(rnd, handoff);
                 }

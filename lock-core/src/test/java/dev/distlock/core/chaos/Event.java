@@ -46,7 +46,9 @@ record Event(
     enum Type {
         ACQ,
         REL,
-        LOST
+        LOST,
+        /** An asynchronous acquisition cancelled by its caller, and whether a hold outlived it ({@link ChaosCancels}). */
+        CANCEL
     }
 
     enum Phase {

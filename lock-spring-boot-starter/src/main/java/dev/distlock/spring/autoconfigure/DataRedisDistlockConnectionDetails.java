@@ -10,7 +10,7 @@ import org.springframework.boot.ssl.SslBundle;
  * ({@code spring.data.redis.*}, a Testcontainers {@code @ServiceConnection} or Docker Compose).
  * Only loaded when spring-boot-data-redis is on the classpath.
  */
-final class DataRedisDistlockConnectionDetails implements DistlockConnectionDetails {
+final class DataRedisDistlockConnectionDetails implements DistlockConnectionDetails, ConnectionSource {
 
     private final DataRedisConnectionDetails details;
     private final boolean urlUsesSsl;
@@ -29,6 +29,15 @@ final class DataRedisDistlockConnectionDetails implements DistlockConnectionDeta
                     + " (spring.data.redis.masterreplica.nodes), which Distlock does not support: locks must be taken"
                     + " on the master. Set distlock.redis.url to the master, or use Sentinel or Cluster.");
         }
+    }
+
+    @Override
+    public String source() {
+        // Boot's own adapter of spring.data.redis.*; anything else is a service connection or a bean.
+        return details.getClass().getSimpleName().equals("PropertiesDataRedisConnectionDetails")
+                ? "spring.data.redis.* (Spring Boot's DataRedisConnectionDetails)"
+                : "Spring Boot's DataRedisConnectionDetails "
+                        + details.getClass().getName();
     }
 
     @Override

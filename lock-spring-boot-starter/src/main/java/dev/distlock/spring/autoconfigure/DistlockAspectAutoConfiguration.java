@@ -54,6 +54,9 @@ public final class DistlockAspectAutoConfiguration {
         // beans, and must not pull the properties bean or the lock client in early. The defaults
         // live in DistlockProperties only.
         DistlockProperties properties = Binder.get(environment).bindOrCreate("distlock", DistlockProperties.class);
+        // Checked here too: the binder does not run the properties' own checks, and the annotations
+        // are parsed before the properties bean exists.
+        properties.checkLocks();
         // Resolved on first use, like the client: Boot's task executor if the application has one.
         Supplier<Executor> methodExecutor =
                 FirstUseSupplier.of(() -> beanFactory.containsBean("applicationTaskExecutor")
@@ -63,6 +66,7 @@ public final class DistlockAspectAutoConfiguration {
                 beanFactory,
                 properties.getDefaults().getWaitTime(),
                 properties.getDefaults().getLeaseTime(),
+                properties.lockNameSettings(),
                 !properties.getRedlock().getNodes().isEmpty(),
                 properties.getAspect().getOrder(),
                 executor,

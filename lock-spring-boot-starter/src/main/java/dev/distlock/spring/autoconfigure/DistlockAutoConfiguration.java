@@ -53,6 +53,11 @@ public final class DistlockAutoConfiguration {
 
     private static final Logger logger = LoggerFactory.getLogger(DistlockAutoConfiguration.class);
 
+    DistlockAutoConfiguration(Environment environment) {
+        // Once per application: a mistyped distlock.* key would otherwise be ignored without a word.
+        UnknownPropertiesCheck.warnUnknown(environment, DistlockAutoConfiguration.class.getClassLoader());
+    }
+
     @Bean
     HoldIndex distlockHoldIndex(DistlockProperties properties) {
         return new HoldIndex(properties.getLeaseLostPolicy());
@@ -61,7 +66,16 @@ public final class DistlockAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(DistlockConnectionDetails.class)
     PropertiesDistlockConnectionDetails distlockConnectionDetails(
-            DistlockProperties properties, ObjectProvider<SslBundles> sslBundles) {
+            DistlockProperties properties, ObjectProvider<SslBundles> sslBundles, Environment environment) {
+        if (!PropertiesDistlockConnectionDetails.isConnectionSet(properties.getRedis())) {
+            // Without spring-data-redis nobody adapts spring.data.redis.* for us: read it here rather
+            // than fall back to localhost while the application configured another Redis.
+            DistlockProperties.Redis boot = SpringDataRedisSettings.bind(environment);
+            if (boot != null) {
+                return new PropertiesDistlockConnectionDetails(
+                        boot, sslBundles.getIfAvailable(), SpringDataRedisSettings.PREFIX);
+            }
+        }
         return new PropertiesDistlockConnectionDetails(properties.getRedis(), sslBundles.getIfAvailable());
     }
 
@@ -77,9 +91,10 @@ public final class DistlockAutoConfiguration {
         LockClientOptions.Builder builder = commonOptions(properties).addListener(holds.listener());
         listeners.orderedStream().forEach(builder::addListener);
         DistlockConnections.apply(builder, connectionDetails);
-        logger.debug("Distlock connects using {}", connectionDetails.getClass().getSimpleName());
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        LockClient client = LockClient.create(builder.build());
+        LockClientOptions options = builder.build();
+        logger.info("Distlock connects to {}", ConnectionLog.describe(options, connectionDetails));
+        LockClient client = LockClient.create(options);
         if (properties.isFailFast()) {
             checkReachable(client, "distlock.redis");
         }
@@ -165,7 +180,8 @@ public final class DistlockAutoConfiguration {
         return new DefaultLockTemplate(
                 executor,
                 properties.getDefaults().getWaitTime(),
-                properties.getDefaults().getLeaseTime());
+                properties.getDefaults().getLeaseTime(),
+                properties.lockNameSettings());
     }
 
     private static void checkReachable(LockClient client, String property) {

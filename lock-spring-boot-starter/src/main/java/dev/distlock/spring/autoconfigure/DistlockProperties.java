@@ -1,10 +1,14 @@
 package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.spring.LeaseLostPolicy;
+import dev.distlock.spring.LockType;
+import dev.distlock.spring.internal.LockNameSettings;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -46,6 +50,15 @@ public class DistlockProperties implements InitializingBean {
     private final Metrics metrics = new Metrics();
 
     /**
+     * Settings of single locks by lock name (the @DistributedLock name, ClassName.methodName by
+     * default, or the LockTemplate name): wait-time (-1 waits as long as it takes), lease-time (-1 for
+     * the watchdog) and type (REENTRANT or FAIR). They win over the annotation's attributes and the
+     * LockTemplate options, which win over distlock.defaults.*. Write names with dots or capitals in
+     * brackets: distlock.locks[OrderService.pay].wait-time.
+     */
+    private final Map<String, Lock> locks = new LinkedHashMap<>();
+
+    /**
      * Checks values the binder cannot, naming the property in the failure.
      * @throws InvalidConfigurationPropertyValueException if a value is out of range
      */
@@ -72,6 +85,55 @@ public class DistlockProperties implements InitializingBean {
                     metrics.getMaxNames(),
                     "At least one lock name must be allowed in metrics");
         }
+        checkLocks();
+    }
+
+    /**
+     * Checks {@code distlock.locks.<name>.*}, naming the property in the failure.
+     * @throws InvalidConfigurationPropertyValueException if a value is out of range
+     */
+    void checkLocks() {
+        locks.forEach((name, lock) -> {
+            String property = lockProperty(name);
+            Duration wait = lock.getWaitTime();
+            if (wait != null && wait.isNegative() && !wait.equals(Lock.UNBOUNDED)) {
+                throw new InvalidConfigurationPropertyValueException(
+                        property + ".wait-time",
+                        wait,
+                        "Use a duration, 0 to try once, or -1 to wait as long as it takes");
+            }
+            Duration lease = lock.getLeaseTime();
+            if (lease != null && (lease.isZero() || (lease.isNegative() && !lease.equals(Lock.UNBOUNDED)))) {
+                throw new InvalidConfigurationPropertyValueException(
+                        property + ".lease-time", lease, "Use a positive duration, or -1 for a watchdog-renewed lease");
+            }
+            LockType type = lock.getType();
+            if (type != null && type != LockType.REENTRANT && type != LockType.FAIR) {
+                throw new InvalidConfigurationPropertyValueException(
+                        property + ".type",
+                        type,
+                        "Use REENTRANT or FAIR: the side of a read-write lock (READ, WRITE) is chosen per call in code,"
+                                + " and RED moves the lock to other servers");
+            }
+        });
+    }
+
+    /**
+     * Returns {@code distlock.locks.*} for the lock client's annotation and template.
+     * @return the settings by lock name
+     */
+    LockNameSettings lockNameSettings() {
+        Map<String, LockNameSettings.Setting> byName = new LinkedHashMap<>();
+        locks.forEach((name, lock) -> byName.put(
+                name,
+                new LockNameSettings.Setting(
+                        lockProperty(name), lock.getWaitTime(), lock.getLeaseTime(), lock.getType())));
+        return new LockNameSettings(byName);
+    }
+
+    // Spring's form of a map key: bracketed unless it is a lower-case, dashed, alphanumeric name.
+    private static String lockProperty(String name) {
+        return "distlock.locks" + (name.matches("[a-z0-9][a-z0-9-]*") ? "." + name : "[" + name + "]");
     }
 
     private static void checkWatchdogTimeout(String property, @Nullable Duration timeout) {
@@ -173,6 +235,49 @@ public class DistlockProperties implements InitializingBean {
 
     public Metrics getMetrics() {
         return metrics;
+    }
+
+    public Map<String, Lock> getLocks() {
+        return locks;
+    }
+
+    /** Settings of one lock name; what is not set comes from the code, then from distlock.defaults.*. */
+    public static class Lock {
+
+        static final Duration UNBOUNDED = Duration.ofMillis(-1);
+
+        /** How long to wait for this lock; 0 tries once, -1 waits as long as it takes. */
+        private @Nullable Duration waitTime;
+
+        /** Lease of this lock's holds; -1 uses the watchdog (renewed while held). */
+        private @Nullable Duration leaseTime;
+
+        /** Kind of this lock: REENTRANT or FAIR. */
+        private @Nullable LockType type;
+
+        public @Nullable Duration getWaitTime() {
+            return waitTime;
+        }
+
+        public void setWaitTime(@Nullable Duration waitTime) {
+            this.waitTime = waitTime;
+        }
+
+        public @Nullable Duration getLeaseTime() {
+            return leaseTime;
+        }
+
+        public void setLeaseTime(@Nullable Duration leaseTime) {
+            this.leaseTime = leaseTime;
+        }
+
+        public @Nullable LockType getType() {
+            return type;
+        }
+
+        public void setType(@Nullable LockType type) {
+            this.type = type;
+        }
     }
 
     /** Distlock's meters. */

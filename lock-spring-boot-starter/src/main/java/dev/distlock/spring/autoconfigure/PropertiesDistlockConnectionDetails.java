@@ -13,18 +13,45 @@ import org.springframework.util.StringUtils;
 /**
  * {@link DistlockConnectionDetails} from {@code distlock.redis.*}: the URL (or Sentinel, or Cluster)
  * with the username, password, database and TLS overrides applied. Without a URL it is
- * {@code redis://localhost:6379}.
+ * {@code redis://localhost:6379}. Also reads {@code spring.data.redis.*} when spring-data-redis is
+ * not there to ({@link SpringDataRedisSettings}), naming those properties in its errors.
  */
-final class PropertiesDistlockConnectionDetails implements DistlockConnectionDetails {
+final class PropertiesDistlockConnectionDetails implements DistlockConnectionDetails, ConnectionSource {
 
     private final DistlockProperties.Redis redis;
     private final @Nullable SslBundles sslBundles;
+    private final String prefix;
     private final @Nullable ParsedUrl url;
 
     PropertiesDistlockConnectionDetails(DistlockProperties.Redis redis, @Nullable SslBundles sslBundles) {
+        this(redis, sslBundles, "distlock.redis");
+    }
+
+    /**
+     * @param redis the settings
+     * @param sslBundles the SSL bundles, if any
+     * @param prefix the properties the settings came from, for messages
+     */
+    PropertiesDistlockConnectionDetails(
+            DistlockProperties.Redis redis, @Nullable SslBundles sslBundles, String prefix) {
         this.redis = redis;
         this.sslBundles = sslBundles;
-        this.url = StringUtils.hasText(redis.getUrl()) ? ParsedUrl.parse(redis.getUrl(), "distlock.redis.url") : null;
+        this.prefix = prefix;
+        this.url = StringUtils.hasText(redis.getUrl()) ? ParsedUrl.parse(redis.getUrl(), prefix + ".url") : null;
+    }
+
+    @Override
+    public String source() {
+        if (StringUtils.hasText(redis.getSentinel().getMaster())) {
+            return prefix + ".sentinel.*";
+        }
+        if (!redis.getCluster().getNodes().isEmpty()) {
+            return prefix + ".cluster.nodes";
+        }
+        if (prefix.equals("spring.data.redis")) {
+            return "spring.data.redis.*";
+        }
+        return url != null ? prefix + ".url" : "the default (neither distlock.redis.* nor spring.data.redis.* is set)";
     }
 
     /** Whether {@code distlock.redis.*} names a connection (URL, Sentinel or Cluster). */
@@ -57,7 +84,7 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
             return SslBundle.systemDefault();
         }
         if (sslBundles == null) {
-            throw new IllegalStateException("distlock.redis.ssl.bundle is set to '" + ssl.getBundle()
+            throw new IllegalStateException(prefix + ".ssl.bundle is set to '" + ssl.getBundle()
                     + "' but there is no SslBundles bean (spring.ssl.bundle.*)");
         }
         return sslBundles.getBundle(ssl.getBundle());
@@ -82,7 +109,7 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
         if (!StringUtils.hasText(sentinel.getMaster())) {
             return null;
         }
-        List<Node> nodes = nodes(sentinel.getNodes(), "distlock.redis.sentinel.nodes");
+        List<Node> nodes = nodes(sentinel.getNodes(), prefix + ".sentinel.nodes");
         int database = redis.getDatabase() != null ? redis.getDatabase() : 0;
         return Sentinel.of(sentinel.getMaster(), nodes, database, sentinel.getUsername(), sentinel.getPassword());
     }
@@ -93,7 +120,7 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
                 || StringUtils.hasText(redis.getSentinel().getMaster())) {
             return null;
         }
-        List<Node> nodes = nodes(redis.getCluster().getNodes(), "distlock.redis.cluster.nodes");
+        List<Node> nodes = nodes(redis.getCluster().getNodes(), prefix + ".cluster.nodes");
         return () -> nodes;
     }
 

@@ -21,6 +21,7 @@ public final class DefaultLockTemplate implements LockTemplate {
     private final LockExecutor executor;
     private final Duration defaultWait;
     private final Duration defaultLease;
+    private final LockNameSettings lockNames;
 
     /**
      * Creates a template.
@@ -29,9 +30,22 @@ public final class DefaultLockTemplate implements LockTemplate {
      * @param defaultLease lease when the options give none
      */
     public DefaultLockTemplate(LockExecutor executor, Duration defaultWait, Duration defaultLease) {
+        this(executor, defaultWait, defaultLease, LockNameSettings.NONE);
+    }
+
+    /**
+     * Creates a template.
+     * @param executor acquires and releases
+     * @param defaultWait wait when the options give none
+     * @param defaultLease lease when the options give none
+     * @param lockNames {@code distlock.locks.<name>.*}, which win over the options
+     */
+    public DefaultLockTemplate(
+            LockExecutor executor, Duration defaultWait, Duration defaultLease, LockNameSettings lockNames) {
         this.executor = executor;
         this.defaultWait = defaultWait;
         this.defaultLease = defaultLease;
+        this.lockNames = lockNames;
     }
 
     @Override
@@ -66,6 +80,24 @@ public final class DefaultLockTemplate implements LockTemplate {
         return run(request(name, key, LockType.REENTRANT, waitTime, defaultLease), callback);
     }
 
+    @Override
+    public <T> LockResult<T> tryExecute(String key, LockOptions options, Supplier<T> callback) {
+        return tryExecute(key, key, options, callback);
+    }
+
+    @Override
+    public <T> LockResult<T> tryExecute(String name, String key, LockOptions options, Supplier<T> callback) {
+        Objects.requireNonNull(options, "'options' must not be null");
+        return run(
+                request(
+                        name,
+                        key,
+                        options.type(),
+                        options.waitTime() != null ? options.waitTime() : defaultWait,
+                        options.leaseTime() != null ? options.leaseTime() : defaultLease),
+                callback);
+    }
+
     private LockRequest request(String name, String key, LockType type, Duration wait, Duration lease) {
         Objects.requireNonNull(key, "'key' must not be null");
         Objects.requireNonNull(name, "'name' must not be null");
@@ -75,7 +107,10 @@ public final class DefaultLockTemplate implements LockTemplate {
         if (name.isBlank()) {
             throw new IllegalArgumentException("'name' must not be blank");
         }
-        return new LockRequest(name, List.of(key), type, false, wait, lease, "LockTemplate callback for '" + key + "'");
+        String description = "LockTemplate callback for '" + key + "'";
+        LockNameSettings.Applied perName = lockNames.apply(name, type, false, wait, lease, description);
+        return new LockRequest(
+                name, List.of(key), perName.type(), false, perName.waitTime(), perName.leaseTime(), description);
     }
 
     private <T> LockResult<T> run(LockRequest request, Supplier<T> callback) {

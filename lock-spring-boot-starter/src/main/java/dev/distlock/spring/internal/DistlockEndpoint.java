@@ -11,8 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -28,6 +31,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  */
 @Endpoint(id = "distlock", defaultAccess = Access.READ_ONLY)
 public class DistlockEndpoint {
+
+    private static final Logger logger = LoggerFactory.getLogger(DistlockEndpoint.class);
 
     private final LockClient client;
     private final List<LockClient> redLockClients;
@@ -125,23 +130,29 @@ public class DistlockEndpoint {
     /**
      * Deletes a lock whoever holds it, through its kind's own release so that its waiters are woken,
      * on the main Redis and on every red-lock node. A key that is not a lock is left untouched.
-     * Available only with {@code management.endpoint.distlock.access=unrestricted}.
+     * Available only with {@code management.endpoint.distlock.access=unrestricted}. Each deletion is
+     * logged at WARN with the caller, the lock and the holders it took the lock from; a holder learns
+     * it as a lost lease (this instance's at once, another instance's at its next renewal or release).
      * @param name lock name
+     * @param caller who asks, as the web layer knows it
      * @return what happened
      */
     @DeleteOperation
-    public ForceUnlockResult forceUnlock(@Selector String name) {
+    public ForceUnlockResult forceUnlock(@Selector String name, SecurityContext caller) {
         List<String> notLocks = new ArrayList<>();
         List<String> errors = new ArrayList<>();
-        boolean unlocked = forceUnlock(client, "redis", name, notLocks, errors);
+        String who = caller.getPrincipal() != null
+                ? "'" + caller.getPrincipal().getName() + "'"
+                : "an unauthenticated caller";
+        boolean unlocked = forceUnlock(client, "redis", name, who, notLocks, errors);
         for (int i = 0; i < redLockClients.size(); i++) {
-            unlocked |= forceUnlock(redLockClients.get(i), "redlock[" + i + "]", name, notLocks, errors);
+            unlocked |= forceUnlock(redLockClients.get(i), "redlock[" + i + "]", name, who, notLocks, errors);
         }
         return new ForceUnlockResult(name, unlocked, notLocks, errors);
     }
 
-    private static boolean forceUnlock(
-            LockClient target, String label, String name, List<String> notLocks, List<String> errors) {
+    private boolean forceUnlock(
+            LockClient target, String label, String name, String who, List<String> notLocks, List<String> errors) {
         try {
             LockKeyInspector.Inspection inspection = LockKeyInspector.inspect(target, name);
             if (inspection.kind() == LockKeyInspector.Kind.NOT_A_LOCK) {
@@ -149,11 +160,45 @@ public class DistlockEndpoint {
                 return false;
             }
             RedisLock lock = LockKeyInspector.releasable(target, name, inspection);
-            return lock != null && lock.forceUnlock();
+            if (lock == null) {
+                return false;
+            }
+            // Told before the deletion, which makes this instance's holders hear their loss.
+            logger.warn(
+                    "Force-unlocking lock '{}' (key '{}') on {} at the request of {}; holders: {}",
+                    name,
+                    target.getOptions().keyPrefix() + name,
+                    label,
+                    who,
+                    describeHolders(target, inspection.info()));
+            return lock.forceUnlock();
         } catch (LockException ex) {
             errors.add(label + ": " + ex.getMessage());
             return false;
         }
+    }
+
+    /** Names each holder in Redis, with the method and thread behind it when this instance holds it. */
+    private String describeHolders(LockClient target, @Nullable LockInfo info) {
+        if (info == null || info.holders().isEmpty()) {
+            return "none";
+        }
+        List<String> described = new ArrayList<>();
+        for (String field : info.holders().keySet()) {
+            String[] parts = field.split(":");
+            String mine = target.getId().equals(parts[0]) ? localHold(info.name(), Long.parseLong(parts[1])) : null;
+            described.add(field + (mine != null ? " (" + mine + ")" : " (another client)"));
+        }
+        return String.join(", ", described);
+    }
+
+    private @Nullable String localHold(String name, long ownerId) {
+        Hold hold = holds.find(name, ownerId);
+        if (hold == null) {
+            return "this instance";
+        }
+        String thread = hold.threadName();
+        return "this instance: " + hold.request.description() + (thread != null ? " on thread '" + thread + "'" : "");
     }
 
     private static NodeState nodeState(@Nullable Integer node, LockClient target, String name) {

@@ -59,7 +59,44 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
             ObjectProvider<LockExecutor> executor,
             ObjectProvider<ReactiveLockSupport> reactive,
             Supplier<Executor> methodExecutor) {
-        LockMethodRegistry registry = new LockMethodRegistry(beanFactory, defaultWait, defaultLease, redLockNodes);
+        return create(
+                beanFactory,
+                defaultWait,
+                defaultLease,
+                LockNameSettings.NONE,
+                redLockNodes,
+                order,
+                executor,
+                reactive,
+                methodExecutor);
+    }
+
+    /**
+     * Creates the advisor with its interceptor, as {@link #create(BeanFactory, Duration, Duration,
+     * boolean, int, ObjectProvider, ObjectProvider, Supplier)} does, applying per-name settings.
+     * @param beanFactory resolves placeholders, bean references in keys and checks annotations
+     * @param defaultWait {@code distlock.defaults.wait-time}
+     * @param defaultLease {@code distlock.defaults.lease-time}
+     * @param lockNames {@code distlock.locks.<name>.*}, which win over the annotation's attributes
+     * @param redLockNodes whether {@code distlock.redlock.nodes} is set
+     * @param order advisor order ({@code distlock.aspect.order})
+     * @param executor acquires and releases locks
+     * @param reactive Reactor support, present only with Reactor on the class path
+     * @param methodExecutor runs the body of a {@code CompletionStage} method once its lock is granted
+     * @return the advisor
+     */
+    public static DistributedLockAdvisor create(
+            BeanFactory beanFactory,
+            Duration defaultWait,
+            Duration defaultLease,
+            LockNameSettings lockNames,
+            boolean redLockNodes,
+            int order,
+            ObjectProvider<LockExecutor> executor,
+            ObjectProvider<ReactiveLockSupport> reactive,
+            Supplier<Executor> methodExecutor) {
+        LockMethodRegistry registry =
+                new LockMethodRegistry(beanFactory, defaultWait, defaultLease, redLockNodes, lockNames);
         DistributedLockInterceptor interceptor = new DistributedLockInterceptor(
                 registry, new LockKeyResolver(beanFactory), executor, reactive, methodExecutor);
         return new DistributedLockAdvisor(registry, interceptor, order);

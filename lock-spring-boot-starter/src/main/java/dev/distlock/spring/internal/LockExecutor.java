@@ -52,6 +52,7 @@ public final class LockExecutor implements AutoCloseable {
         this.index = index;
         this.observer = observer;
         this.timers = new HoldTimers(maxHold);
+        BridgeLocks.register(client, this);
     }
 
     LeaseLostPolicy leaseLostPolicy() {
@@ -75,12 +76,12 @@ public final class LockExecutor implements AutoCloseable {
         try (LockObserver.Scope scope = acquisition.observation.openScope()) {
             if (acquisition.lock instanceof FencedLock fenced) {
                 OptionalLong issued = fenced.tryLockAndGetToken(
-                        millis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
+                        waitMillis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
                 acquired = issued.isPresent();
                 token = acquired ? issued.getAsLong() : null;
             } else {
                 acquired = acquisition.lock.tryLock(
-                        millis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
+                        waitMillis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
             }
         } catch (InterruptedException | RuntimeException ex) {
             acquisition.ended(false, null, ex);
@@ -106,7 +107,7 @@ public final class LockExecutor implements AutoCloseable {
         try (LockObserver.Scope scope = acquisition.observation.openScope()) {
             pending = acquisition.lock instanceof FencedLock fenced
                     ? fenced.tryLockAndGetTokenAsync(
-                                    millis(request.waitTime()),
+                                    waitMillis(request.waitTime()),
                                     millis(request.leaseTime()),
                                     TimeUnit.MILLISECONDS,
                                     ownerId)
@@ -114,7 +115,7 @@ public final class LockExecutor implements AutoCloseable {
                     : acquisition
                             .lock
                             .tryLockAsync(
-                                    millis(request.waitTime()),
+                                    waitMillis(request.waitTime()),
                                     millis(request.leaseTime()),
                                     TimeUnit.MILLISECONDS,
                                     ownerId)
@@ -382,6 +383,11 @@ public final class LockExecutor implements AutoCloseable {
 
     private static long millis(Duration duration) {
         return duration.isNegative() ? -1 : duration.toMillis();
+    }
+
+    /** A negative wait ({@code "-1"}) waits as long as it takes; lock-core's {@code tryLock} reads -1 as Redisson does (one attempt). */
+    private static long waitMillis(Duration wait) {
+        return wait.isNegative() ? RedisLock.WAIT_FOREVER : wait.toMillis();
     }
 
     @Override

@@ -25,6 +25,7 @@ import org.springframework.expression.Expression;
  * @param minHoldTime shortest hold, zero for none
  * @param adapter converts a reactive return type other than Reactor's to and from a
  *        {@code Publisher} (kind {@link Kind#ADAPTED}), or {@code null}
+ * @param type lock type: the annotation's, or {@code distlock.locks.<name>.type}
  */
 record LockMethod(
         Method method,
@@ -39,7 +40,8 @@ record LockMethod(
         @Nullable Method fallback,
         Kind kind,
         Duration minHoldTime,
-        @Nullable ReactiveAdapter adapter) {
+        @Nullable ReactiveAdapter adapter,
+        LockType type) {
 
     /** How a method's result is handled. */
     public enum Kind {
@@ -60,10 +62,5 @@ record LockMethod(
         public boolean isReactive() {
             return this != SYNC && this != COMPLETION_STAGE;
         }
-    }
-
-    /** @return lock type */
-    public LockType type() {
-        return annotation.type();
     }
 }

@@ -42,6 +42,7 @@ final class LockMethodRegistry {
     private final Duration defaultWait;
     private final Duration defaultLease;
     private final boolean redLockNodes;
+    private final LockNameSettings lockNames;
     private final Map<Class<?>, Boolean> validated = new ConcurrentHashMap<>();
 
     /**
@@ -52,11 +53,29 @@ final class LockMethodRegistry {
      * @param redLockNodes whether {@code distlock.redlock.nodes} is set
      */
     LockMethodRegistry(BeanFactory beanFactory, Duration defaultWait, Duration defaultLease, boolean redLockNodes) {
+        this(beanFactory, defaultWait, defaultLease, redLockNodes, LockNameSettings.NONE);
+    }
+
+    /**
+     * Creates a registry.
+     * @param beanFactory resolves placeholders and checks bean references
+     * @param defaultWait {@code distlock.defaults.wait-time}
+     * @param defaultLease {@code distlock.defaults.lease-time}
+     * @param redLockNodes whether {@code distlock.redlock.nodes} is set
+     * @param lockNames {@code distlock.locks.<name>.*}, which win over the attributes
+     */
+    LockMethodRegistry(
+            BeanFactory beanFactory,
+            Duration defaultWait,
+            Duration defaultLease,
+            boolean redLockNodes,
+            LockNameSettings lockNames) {
         this.beanFactory = beanFactory;
         this.expressions = new LockExpressions(beanFactory);
         this.defaultWait = defaultWait;
         this.defaultLease = defaultLease;
         this.redLockNodes = redLockNodes;
+        this.lockNames = lockNames;
     }
 
     /**
@@ -153,15 +172,27 @@ final class LockMethodRegistry {
                 : description;
         Expression key = parseChecked(annotation.key(), specific, where, "key");
         Expression condition = parseChecked(annotation.condition(), specific, where, "condition");
-        Duration wait = duration(annotation.waitTime(), defaultWait, where, "waitTime");
-        Duration lease = duration(annotation.leaseTime(), defaultLease, where, "leaseTime");
+        LockNameSettings.Applied perName = lockNames.apply(
+                template,
+                annotation.type(),
+                annotation.fenced(),
+                duration(annotation.waitTime(), defaultWait, where, "waitTime"),
+                duration(annotation.leaseTime(), defaultLease, where, "leaseTime"),
+                where);
+        if (!perName.overrides().isEmpty()) {
+            logger.info("{} locks '{}' with {}", where, template, String.join(", ", perName.overrides()));
+        }
+        Duration wait = perName.waitTime();
+        Duration lease = perName.leaseTime();
         Duration minHold = duration(annotation.minHoldTime(), Duration.ZERO, where, "minHoldTime");
         if (minHold.isNegative()) {
             throw new IllegalStateException(
                     where + ": minHoldTime must be a positive duration, was '" + annotation.minHoldTime() + "'");
         }
         if (!lease.isNegative() && lease.compareTo(minHold) < 0) {
-            throw new IllegalStateException(where + ": leaseTime " + lease + " is shorter than minHoldTime " + minHold
+            throw new IllegalStateException(where + ": "
+                    + (perName.leaseSource() != null ? perName.leaseSource() : "leaseTime") + " " + lease
+                    + " is shorter than minHoldTime " + minHold
                     + "; the lock would expire before the minimum hold ends");
         }
         Class<? extends java.lang.annotation.Annotation> scheduled =
@@ -209,7 +240,8 @@ final class LockMethodRegistry {
                 fallback,
                 kind,
                 minHold,
-                kind == LockMethod.Kind.ADAPTED ? LockMethodKinds.adapter(specific.getReturnType()) : null);
+                kind == LockMethod.Kind.ADAPTED ? LockMethodKinds.adapter(specific.getReturnType()) : null,
+                perName.type());
     }
 
     @SuppressWarnings("unchecked")

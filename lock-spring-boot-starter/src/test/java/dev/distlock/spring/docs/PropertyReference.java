@@ -123,7 +123,8 @@ final class PropertyReference {
 
     // java.util.List<java.lang.String> -> List<String>: package names only make the column wide.
     private static String shortType(String type) {
-        return type.replaceAll("\\b(?:[a-z_][a-z0-9_]*\\.)+(?=[A-Z])", "");
+        // Nested types show by their own name: DistlockShedLockProperties$Layout is Layout.
+        return type.replaceAll("\\b(?:[a-z_][a-z0-9_]*\\.)+(?=[A-Z])", "").replaceAll("\\b[A-Za-z0-9_]+\\$", "");
     }
 
     private static String defaultValue(JsonNode value) {

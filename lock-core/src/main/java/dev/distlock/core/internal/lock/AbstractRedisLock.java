@@ -5,6 +5,7 @@ import dev.distlock.core.RedisLock;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,19 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
     /** Runs the release script once with a fresh request id. @return as {@link #release(long, long, String)} */
     final CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
         return release(leaseMillis, ownerId, engine.newRequestId());
+    }
+
+    /**
+     * Returns the lease to leave when giving back a grant that no hold records (its caller cancelled
+     * as it came, or too few replicas saw it): what the owner's remaining holds call for, exactly
+     * as after an unlock, so that the give-back neither stretches nor cuts an outer hold's lease.
+     * @param ownerId owner
+     * @param grantLeaseMillis the given-back grant's lease, kept when the owner holds nothing else here
+     * @return lease in ms
+     */
+    final long leaseAfterGiveBack(long ownerId, long grantLeaseMillis) {
+        Hold hold = engine.holds().get(key, ownerField(ownerId));
+        return hold == null ? grantLeaseMillis : hold.leaseAfterGiveBack(engine.watchdogMillis());
     }
 
     @Override
@@ -128,11 +142,37 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
     }
 
     @Override
+    public boolean renewLease(long leaseTime, TimeUnit unit, long ownerId) {
+        if (leaseTime == RedisLock.WATCHDOG_LEASE) {
+            throw new IllegalArgumentException("'leaseTime' must be positive for renewLease, was -1");
+        }
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        // The deadline starts once connected, as for every call: connecting has its own timeout.
+        boolean renewed =
+                Blocking.join(engine.calls().connected(name, "renew").thenCompose(connected -> engine.replies()
+                        .within(
+                                CompositeLocks.renewAsync(this, lease, ownerId),
+                                name,
+                                "renew",
+                                engine.replies().deadline())));
+        Hold hold = engine.holds().get(key, ownerField(ownerId));
+        if (renewed && hold != null) {
+            hold.leaseRenewed(lease);
+        }
+        return renewed;
+    }
+
+    @Override
     public boolean forceUnlock() {
         boolean deleted = engine.replies().await(engine.calls().call(this::forceRelease), name, "force-unlock");
         if (deleted) {
             // Only then: a read-write lock's read side refuses to delete a write-locked hash, whose holds live on.
-            engine.holds().snapshot().stream().filter(h -> h.key().equals(key)).forEach(engine.holds()::remove);
+            // This client's owners of the lock still believe they hold it: they lose their leases now, as
+            // another client's owners do at their next renewal or release.
+            engine.holds().snapshot().stream()
+                    .filter(h -> h.key().equals(key))
+                    .filter(engine.holds()::remove)
+                    .forEach(engine::leaseLost);
         }
         return deleted;
     }

@@ -163,13 +163,13 @@ final class Acquisition {
                 outcome.gaveUp(false);
             } else {
                 firstRefusal = ttl;
-                nextRound();
+                nextRound(false);
             }
         });
     }
 
-    private void nextRound() {
-        if (stopped()) {
+    private void nextRound(boolean woken) {
+        if (stopped(woken)) {
             return;
         }
         if (waiters != null) {
@@ -207,10 +207,10 @@ final class Acquisition {
     }
 
     private void attemptWhileWaiting() {
-        if (stopped()) {
+        if (stopped(false)) {
             return;
         }
-        long left = waitMillis < 0 ? AbstractRedisLock.WAIT_FOREVER : Math.max(1, remainingMillis());
+        long left = waitMillis < 0 ? Arguments.FOREVER : Math.max(1, remainingMillis());
         attempt(waiters, left).whenComplete((ttl, failure) -> {
             if (failure != null && engine.isClosed()) {
                 outcome.failed(engine.calls().closedException(lock.name, Failures.cause(failure)));
@@ -240,7 +240,7 @@ final class Acquisition {
                 ? channel.park(nap, engine.scheduler())
                 : engine.calls().delay(Math.min(nap, UNKNOWN_TTL_PARK_MILLIS));
         park(wake);
-        wake.whenComplete((woken, error) -> nextRound());
+        wake.whenComplete((woken, error) -> nextRound(Boolean.TRUE.equals(woken)));
     }
 
     private void park(CompletableFuture<?> wake) {
@@ -254,13 +254,22 @@ final class Acquisition {
         return attempts.send(waiting, waitLeft, this);
     }
 
-    /** @return whether the call must stop here: the client closed, or the caller cancelled */
-    private boolean stopped() {
+    /**
+     * @param woken whether the park that just ended was ended by a wake-up
+     * @return whether the call must stop here: the client closed, or the caller cancelled
+     */
+    private boolean stopped(boolean woken) {
         if (engine.isClosed()) {
             outcome.failed(engine.calls().closedException(lock.name, null));
             return true;
         }
         if (cancelled) {
+            ChannelWaiters channel = waiters;
+            if (woken && channel != null) {
+                // The wake-up reached this call as its caller cancelled: it was meant for whoever waits
+                // next, and the lock may be free now, so hand it on rather than use it up.
+                channel.passOn();
+            }
             outcome.abandoned();
             return true;
         }

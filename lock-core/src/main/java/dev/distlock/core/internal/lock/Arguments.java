@@ -1,10 +1,14 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.RedisLock;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /** Argument checks whose messages name the argument and the accepted values. */
 public final class Arguments {
+
+    /** Wait in ms, as the acquisitions take it, that means "as long as needed" ({@code lock()}, {@link RedisLock#WAIT_FOREVER}). */
+    public static final long FOREVER = -1;
 
     /** Longest accepted lease or wait: 100 years, far below what Redis' PEXPIRE overflows at. */
     static final long MAX_MILLIS = TimeUnit.DAYS.toMillis(36_500);
@@ -25,18 +29,21 @@ public final class Arguments {
     }
 
     /**
-     * Converts a wait to ms: {@code >= 0}, or {@code -1} for "forever" (returned as -1).
+     * Converts a wait to ms as Redisson reads it: {@link RedisLock#WAIT_FOREVER} waits as long as
+     * needed (returned as {@link #FOREVER}); {@code 0} or a negative wait makes one attempt
+     * (returned as {@code 0}); a positive wait is capped at 36500 days.
      * @param waitTime the wait
      * @param unit its unit
-     * @return milliseconds, or -1
+     * @return milliseconds, or {@link #FOREVER}
      */
     public static long waitMillis(long waitTime, TimeUnit unit) {
         Objects.requireNonNull(unit, "'unit' must not be null");
-        if (waitTime == -1) {
-            return -1;
+        if (waitTime == RedisLock.WAIT_FOREVER) {
+            return FOREVER;
         }
-        if (waitTime < 0) {
-            throw new IllegalArgumentException("'waitTime' must be >= 0, or -1 to wait forever; was " + waitTime);
+        if (waitTime <= 0) {
+            // Redisson's tryLock makes one attempt for any wait that is not positive; so does a migrated call.
+            return 0;
         }
         return Math.min(unit.toMillis(waitTime), MAX_MILLIS);
     }

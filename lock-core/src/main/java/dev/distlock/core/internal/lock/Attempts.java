@@ -50,12 +50,12 @@ final class Attempts {
                 })
                 .thenCompose(ttl -> ttl != null
                         ? CompletableFuture.completedFuture(sync.refused(ttl))
-                        : sync.confirm(() -> lock.release(lease, ownerId)));
+                        : sync.confirm(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId)));
     }
 
     /** @return gives back a grant nobody will use (the caller cancelled as it came) */
     CompletableFuture<@Nullable Long> giveBack() {
-        return engine.calls().call(() -> lock.release(lease, ownerId));
+        return engine.calls().call(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId));
     }
 
     /** Throws when the last attempt was refused for want of replicas, rather than by contention. */

@@ -3,6 +3,7 @@ package dev.distlock.core.internal.lock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockKind;
 import dev.distlock.core.LockListener;
+import dev.distlock.core.internal.AcquiredStages;
 import dev.distlock.core.internal.script.FencedAcquire;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -72,14 +73,16 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
                         // Granted after the caller stopped waiting: nobody will unlock this hold, so give it
                         // back. The fenced script counts it as a re-entry if the owner has taken the lock
                         // since, so one release undoes exactly this grant.
-                        engine.calls().call(() -> release(leaseMillis, ownerId)).whenComplete((released, error) -> {
-                            if (error != null) {
-                                log.debug(
-                                        "Could not give back a late grant of fenced lock '{}'; it expires with its lease",
-                                        name,
-                                        error);
-                            }
-                        });
+                        engine.calls()
+                                .call(() -> release(leaseAfterGiveBack(ownerId, leaseMillis), ownerId))
+                                .whenComplete((released, error) -> {
+                                    if (error != null) {
+                                        log.debug(
+                                                "Could not give back a late grant of fenced lock '{}'; it expires with its lease",
+                                                name,
+                                                error);
+                                    }
+                                });
                     }
                 });
         return toCaller;
@@ -92,7 +95,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     public long lockAndGetToken(long leaseTime, TimeUnit unit) {
-        Acquisition call = acquireAsync(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
+        Acquisition call = acquireAsync(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
         try {
             awaitAcquisition(call, false);
         } catch (InterruptedException ex) {
@@ -120,7 +123,9 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
             long waitTime, long leaseTime, TimeUnit unit, long ownerId) {
         long wait = Arguments.waitMillis(waitTime, unit);
         Acquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
-        return call.start().thenApply(acquired -> acquired ? tokenOf(call) : null);
+        return AcquiredStages.derive(
+                call.start(), acquired -> acquired ? tokenOf(call) : null, () -> unlockAsync(ownerId)
+                        .toCompletableFuture());
     }
 
     private long tokenOf(Acquisition call) {

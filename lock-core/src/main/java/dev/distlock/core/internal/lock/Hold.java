@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArraySet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What this client knows about one owner's hold on one lock. Redis stays the source of truth;
@@ -50,17 +51,42 @@ public final class Hold {
     }
 
     /**
-     * Gives back the latest acquisition, whether or not Redis confirmed its release: after a
-     * failed unlock Redis may count one hold more than this client, which the owner's last unlock
-     * then releases.
+     * Gives back one acquisition, whether or not Redis confirmed its release: the one an unlock set
+     * out to release (the latest when it started), even if the owner took the lock again while the
+     * release was under way. After a failed unlock Redis may count one hold more than this client,
+     * which the owner's last unlock then releases.
+     * @param grant from {@link #latestGrant()} when the unlock started
      * @return the acquisitions left
      */
-    synchronized int released() {
-        Grant latest = grants.pollLast();
-        if (latest != null && latest.watchdog()) {
+    synchronized int released(@Nullable Object grant) {
+        Grant given = grant instanceof Grant g && grants.removeLastOccurrence(g)
+                ? g
+                // Another unlock of the same owner gave that one back already: give back the latest.
+                : grants.pollLast();
+        if (given != null && given.watchdog()) {
             watchdogGrants--;
         }
         return grants.size();
+    }
+
+    /** @return the latest acquisition not yet unlocked, as a handle for {@link #released(Object)}, or {@code null} */
+    synchronized @Nullable Object latestGrant() {
+        return grants.peekLast();
+    }
+
+    /**
+     * Records that the whole hold was given a new explicit lease from now: every acquisition not
+     * yet unlocked ends with it, and the watchdog no longer renews the hold.
+     * @param leaseMillis the new lease
+     */
+    synchronized void leaseRenewed(long leaseMillis) {
+        long now = System.nanoTime();
+        int count = grants.size();
+        grants.clear();
+        for (int i = 0; i < count; i++) {
+            grants.addLast(new Grant(leaseMillis, now));
+        }
+        watchdogGrants = 0;
     }
 
     /**
@@ -71,15 +97,29 @@ public final class Hold {
      * @return lease in ms
      */
     synchronized long leaseAfterRelease(long watchdogMillis) {
-        Grant latest = grants.peekLast();
-        int watchdogsLeft = watchdogGrants - (latest != null && latest.watchdog() ? 1 : 0);
-        if (grants.size() <= 1 || watchdogsLeft > 0) {
+        return leaseOf(grants.peekLast(), watchdogMillis);
+    }
+
+    /**
+     * Returns the lease the lock keeps when a grant this hold does not record is given back (an
+     * acquisition whose caller cancelled as it was granted): the lease every recorded acquisition
+     * calls for, as {@link #leaseAfterRelease(long)} computes it, with none of them released.
+     * @param watchdogMillis the watchdog lease
+     * @return lease in ms
+     */
+    synchronized long leaseAfterGiveBack(long watchdogMillis) {
+        return grants.isEmpty() ? watchdogMillis : leaseOf(null, watchdogMillis);
+    }
+
+    private long leaseOf(@Nullable Grant released, long watchdogMillis) {
+        int watchdogsLeft = watchdogGrants - (released != null && released.watchdog() ? 1 : 0);
+        if (grants.size() - (released != null ? 1 : 0) <= 0 || watchdogsLeft > 0) {
             return watchdogMillis;
         }
         long now = System.nanoTime();
         long longest = 1;
         for (Grant grant : grants) {
-            if (grant != latest) {
+            if (grant != released) {
                 longest = Math.max(longest, grant.leaseMillis() - (now - grant.grantedNanos()) / 1_000_000);
             }
         }

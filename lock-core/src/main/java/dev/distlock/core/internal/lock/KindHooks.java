@@ -16,14 +16,15 @@ abstract class KindHooks extends LockOverloads {
     protected final LockEngine engine;
     protected final String name;
     protected final String key;
-    /** Every key, channel and field of this lock; made first, so that a name no layout fits is refused here. */
+    /** Every key, channel and field of this lock. */
     protected final RedissonLayout layout;
 
     KindHooks(LockEngine engine, String name) {
         this.engine = engine;
         this.name = Arguments.requireName(name);
-        this.key = engine.key(name);
-        this.layout = engine.layout(key);
+        this.layout = engine.layout(engine.key(name));
+        // In a cluster a name Redisson's names cannot keep in one slot is stored under a key of its own.
+        this.key = layout.key();
     }
 
     /** @return this lock's kind, for diagnostics */

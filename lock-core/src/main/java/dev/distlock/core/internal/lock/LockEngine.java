@@ -96,8 +96,7 @@ public final class LockEngine implements AutoCloseable {
     /**
      * Returns the Redis layout of a lock key: every key, channel and field of every kind.
      * @param key the lock key
-     * @return the layout, cluster-safe for this client's topology
-     * @throws IllegalArgumentException for a key no layout can keep in one cluster slot
+     * @return the layout, every key and channel of a lock in one slot on a cluster
      */
     public RedissonLayout layout(String key) {
         return RedissonLayout.of(key, cluster, clientId);

@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.AcquiredStages;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -41,7 +42,7 @@ abstract class LockOverloads implements RedisLock {
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
         try {
-            acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), false);
+            acquire(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), false);
         } catch (InterruptedException ex) {
             throw new IllegalStateException("uninterruptible acquisition was interrupted", ex);
         }
@@ -54,7 +55,7 @@ abstract class LockOverloads implements RedisLock {
 
     @Override
     public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        acquire(WAIT_FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), true);
+        acquire(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner(), true);
     }
 
     /**
@@ -98,7 +99,11 @@ abstract class LockOverloads implements RedisLock {
 
     @Override
     public CompletionStage<Void> lockAsync(long leaseTime, TimeUnit unit, long ownerId) {
-        return tryLockAsync(WAIT_FOREVER, leaseTime, unit, ownerId).thenApply(acquired -> null);
+        long lease = Arguments.leaseMillis(leaseTime, unit);
+        return AcquiredStages.derive(
+                startAcquisition(Arguments.FOREVER, lease, ownerId).toCompletableFuture(),
+                acquired -> null,
+                () -> unlockAsync(ownerId).toCompletableFuture());
     }
 
     @Override

@@ -92,4 +92,10 @@ public class RedisReadLock extends AbstractRedisLock {
     public boolean isLocked() {
         return inspection().readLocked();
     }
+
+    @Override
+    public boolean renewLease(long leaseTime, java.util.concurrent.TimeUnit unit, long ownerId) {
+        // Each read hold has a lease of its own in the read-write layout: one PEXPIRE cannot set them.
+        throw new UnsupportedOperationException("Lock '" + name + "' is a read lock: renewLease is not supported");
+    }
 }

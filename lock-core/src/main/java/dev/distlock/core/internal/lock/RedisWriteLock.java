@@ -156,4 +156,10 @@ public class RedisWriteLock extends AbstractRedisLock {
     public boolean isLocked() {
         return inspection().writeLocked();
     }
+
+    @Override
+    public boolean renewLease(long leaseTime, java.util.concurrent.TimeUnit unit, long ownerId) {
+        // Each read hold has a lease of its own in the read-write layout: one PEXPIRE cannot set them.
+        throw new UnsupportedOperationException("Lock '" + name + "' is a write lock: renewLease is not supported");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.lock;
 
+import io.lettuce.core.cluster.SlotHash;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -8,20 +9,28 @@ import org.jspecify.annotations.Nullable;
  * libraries meet on the same keys.
  *
  * <p>Companions are named {@code prefix:{key}} (Redisson's {@code prefixName}) or
- * {@code {key}:suffix} ({@code suffixName}), made safe for Redis Cluster, where every key a script
- * touches must hash to the lock key's slot. Redis Cluster hashes only a key's hash tag when it has
- * one: the text between its first <code>&#123;</code> and the first <code>&#125;</code> after that,
- * if not empty; otherwise the whole key. Redisson wraps a key in braces unless it contains a
- * <code>&#123;</code> at all, so a key such as <code>x&#123;</code> or <code>a&#123;&#125;</code>,
- * whose braces form no tag, gets companions in other slots: CROSSSLOT in a cluster, for Redisson
- * too. Outside a cluster slots do not matter, and the names stay exactly Redisson's. In a cluster
- * such a key is wrapped, which makes the whole key the companions' tag; a key that also contains a
- * <code>&#125;</code> cannot be a tag at all, so no companion can share its slot, and it is refused
- * when the layout is made (when the lock is created) rather than failing, possibly after the lock
- * was taken, with CROSSSLOT. The Lua fragment {@code rw-holds.lua} applies the same rule to the
- * read holds' timeout keys.
+ * {@code {key}:suffix} ({@code suffixName}); Redisson leaves the braces out when the key already
+ * contains a <code>&#123;</code>. Redis Cluster hashes only a key's hash tag when it has one: the
+ * text between its first <code>&#123;</code> and the first <code>&#125;</code> after that, if not
+ * empty; otherwise the whole key. So Redisson's names keep every key and channel of a lock in the
+ * lock key's slot when the key has a hash tag or contains no brace at all, and for a key with a
+ * <code>&#125;</code> but no <code>&#123;</code> (<code>a&#125;b</code>) only when the text before
+ * the <code>&#125;</code> happens to hash to the key's slot. Every other key (<code>a&#123;</code>,
+ * <code>a&#123;&#125;</code>, <code>&#125;&#123;</code>, <code>&#125;</code>) would spread its
+ * companions over other slots: CROSSSLOT in a cluster, for Redisson too.
+ *
+ * <p>Outside a cluster slots do not matter and every key keeps Redisson's names. In a cluster, a key
+ * Redisson's names cannot keep in one slot is stored under {@value #CLUSTER_KEY_PREFIX}<code>&#123;</code>
+ * key <code>&#125;</code> instead, with every <code>%</code> of the key written {@code %25} and every
+ * <code>&#125;</code> {@code %7D} so that the whole key is the hash tag, and its companions are
+ * Redisson's names for that key. Keys that begin with {@value #CLUSTER_KEY_PREFIX} are stored that
+ * way too, so that no name's lock can meet another's. The scripts derive the read holds' timeout
+ * keys from the lock key by Redisson's rule ({@code rw-holds.lua}), which gives the same names.
  */
 public final class RedissonLayout {
+
+    /** Start of the key of a lock whose companions Redisson's names would spread over several cluster slots. */
+    public static final String CLUSTER_KEY_PREFIX = "distlock_cluster:";
 
     /** Field of a read-write lock's hash that holds its mode, {@code read} or {@code write}. */
     public static final String MODE_FIELD = "mode";
@@ -36,9 +45,9 @@ public final class RedissonLayout {
     private final String base;
     private final String clientId;
 
-    private RedissonLayout(String key, String base, String clientId) {
+    private RedissonLayout(String key, String clientId) {
         this.key = key;
-        this.base = base;
+        this.base = key.indexOf('{') < 0 ? "{" + key + "}" : key;
         this.clientId = clientId;
     }
 
@@ -48,11 +57,9 @@ public final class RedissonLayout {
      * @param cluster whether the client talks to a Redis Cluster
      * @param clientId the client's id, the first part of its owner fields
      * @return the layout
-     * @throws IllegalArgumentException in a cluster, for a key whose braces form no hash tag and
-     *     that contains a <code>&#125;</code>
      */
     public static RedissonLayout of(String key, boolean cluster, String clientId) {
-        return new RedissonLayout(key, base(key, cluster), clientId);
+        return new RedissonLayout(cluster ? clusterKey(key) : key, clientId);
     }
 
     /**
@@ -69,29 +76,49 @@ public final class RedissonLayout {
         return close > open + 1 ? key.substring(open + 1, close) : null;
     }
 
-    /** The part of every companion name that carries the lock key: {@code {key}}, or the key itself when it has a tag. */
-    private static String base(String key, boolean cluster) {
-        if (key.indexOf('{') < 0) {
-            return "{" + key + "}";
-        }
-        if (!cluster || hashTag(key) != null) {
+    /** The key under which a cluster keeps the lock: the key itself when Redisson's names fit its slot. */
+    private static String clusterKey(String key) {
+        if (redissonFitsOneSlot(key) && !key.startsWith(CLUSTER_KEY_PREFIX)) {
             return key;
         }
-        if (key.indexOf('}') >= 0) {
-            throw new IllegalArgumentException(
-                    "Lock key '" + key + "' cannot be used with Redis Cluster: its braces form"
-                            + " no hash tag (text between the first '{' and the next '}'), so Redis Cluster hashes the whole key,"
-                            + " and since it contains '}' no companion key (unlock channel, queue, hold timeouts) can share its"
-                            + " slot. Use a name without braces, or one with a non-empty hash tag such as '{order}:42'");
+        StringBuilder tagged = new StringBuilder(CLUSTER_KEY_PREFIX.length() + key.length() + 8);
+        tagged.append(CLUSTER_KEY_PREFIX).append('{');
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c == '%') {
+                tagged.append("%25");
+            } else if (c == '}') {
+                tagged.append("%7D");
+            } else {
+                tagged.append(c);
+            }
         }
-        return "{" + key + "}";
+        return tagged.append('}').toString();
+    }
+
+    /** Whether Redisson's companions of the key ({key}:..., prefix:{key}, or prefix:key) all hash to its slot. */
+    private static boolean redissonFitsOneSlot(String key) {
+        if (key.indexOf('{') >= 0) {
+            return hashTag(key) != null;
+        }
+        int close = key.indexOf('}');
+        if (close < 0) {
+            return true;
+        }
+        // Companions wrap the key in braces, so their tag is the text before its first '}'.
+        return close > 0 && SlotHash.getSlot(key.substring(0, close)) == SlotHash.getSlot(key);
     }
 
     private String prefixed(String prefix) {
         return prefix + ":" + base;
     }
 
-    /** @return the lock key: a hash of owner field to hold count (plus {@link #MODE_FIELD} for read-write locks) */
+    /**
+     * Returns the key of the lock's hash of owner field to hold count (plus {@link #MODE_FIELD} for
+     * read-write locks): the lock key, or in a cluster, for a key Redisson's names cannot keep in one
+     * slot, {@value #CLUSTER_KEY_PREFIX}<code>&#123;</code>escaped key<code>&#125;</code>.
+     * @return the key of the lock's hash
+     */
     public String key() {
         return key;
     }

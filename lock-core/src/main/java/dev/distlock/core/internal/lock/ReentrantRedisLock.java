@@ -69,7 +69,9 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
         String attemptId = attemptId(ownerId);
         UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
-        String mode = mayReenter ? "1" : uncertain.contains(attemptId) ? "2" : "0";
+        // Another attempt of this owner in flight may be granted first: count this one as a re-entry then,
+        // so that Redis holds as many as the two callers are told. Else, a lost reply's hold is adopted.
+        String mode = mayReenter || uncertain.inFlight(attemptId) ? "1" : uncertain.contains(attemptId) ? "2" : "0";
         boolean listed = waiting != null && targetedWakeups();
         String register = listed ? engine.clientId() : "";
         String unregister = listed && waiting.waiting() <= 1 ? engine.clientId() : "";

@@ -24,6 +24,9 @@ final class Release {
     private final String ownerDescription;
 
     private final @Nullable Hold hold;
+    /** The acquisition this unlock gives back: the owner's latest when the unlock started. */
+    private final @Nullable Object grant;
+
     private final long lease;
 
     /** Call it on the unlocking thread: it may be the owner, which the error messages then name. */
@@ -33,6 +36,7 @@ final class Release {
         this.ownerId = ownerId;
         this.ownerDescription = describeOwner(engine, ownerId);
         this.hold = engine.holds().get(lock.key, lock.ownerField(ownerId));
+        this.grant = hold == null ? null : hold.latestGrant();
         this.lease = hold == null ? engine.watchdogMillis() : hold.leaseAfterRelease(engine.watchdogMillis());
     }
 
@@ -64,7 +68,7 @@ final class Release {
         if (hold == null) {
             return;
         }
-        if (hold.released() <= 0) {
+        if (hold.released(grant) <= 0) {
             // Stop renewing: if the release did not run, the lock expires within one lease.
             engine.holds().remove(hold);
         } else {
@@ -85,7 +89,11 @@ final class Release {
                     "Cannot unlock lock '" + lock.name + "': it is not held by " + ownerDescription));
         }
         if (result == 1) {
-            if (hold != null) {
+            if (hold != null && hold.released(grant) > 0) {
+                // The owner took the lock again after this release ran and before its reply came: Redis
+                // holds that new acquisition, so its record (renewal, unlock bookkeeping) stays.
+                hold.releasing(false);
+            } else if (hold != null) {
                 engine.holds().remove(hold);
             }
             lock.events().released(ownerId);
@@ -94,7 +102,7 @@ final class Release {
         if (hold == null) {
             return CompletableFuture.completedFuture(null);
         }
-        if (hold.released() > 0) {
+        if (hold.released(grant) > 0) {
             hold.releasing(false);
             return CompletableFuture.completedFuture(null);
         }

@@ -1,5 +1,7 @@
 package dev.distlock.core.internal.lock;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,20 +18,26 @@ import org.slf4j.LoggerFactory;
  * another, and an owner that gives up releases what such an attempt may have taken.
  *
  * <p>An attempt is marked before it is sent, together with the future its caller waits on. The mark
- * counts only while that future has not completed normally, that is while the caller has not
- * received a reply: the caller's cancellation and the reply race on that one future, so exactly one
- * wins, and a reply that arrives after the caller stopped waiting leaves the mark.
+ * tells one of three things: the attempt is in flight (the future is pending), its reply was
+ * delivered (the future completed normally; the mark is dropped), or its reply was lost (the
+ * caller stopped waiting first: the future failed or was cancelled). The caller's cancellation and
+ * the reply race on that one future, so exactly one wins, and a reply that arrives after the caller
+ * stopped waiting leaves the mark. One owner may run several acquisitions of one lock at once (an
+ * explicit owner id used from several tasks), so each key keeps every attempt's mark: one attempt's
+ * mark never hides another's.
  *
  * <p>When the acquire call ends without a hold, one release is sent (after every attempt of the
- * call, on the same connection, so Redis runs it after them) and the mark goes once it is answered,
+ * call, on the same connection, so Redis runs it after them) and the marks go once it is answered,
  * or after one lease if it is not: by then anything such an attempt took has expired. So a one-shot
- * owner leaves nothing behind.
+ * owner leaves nothing behind. While another attempt of the same owner is in flight, no release is
+ * sent: it could take away the hold that attempt is being granted.
  */
 public final class UncertainAcquisitions {
 
     private static final Logger log = LoggerFactory.getLogger(UncertainAcquisitions.class);
 
-    private final Map<String, Attempt> attempts = new ConcurrentHashMap<>();
+    /** Marks per lock key and owner field; each list is only read or changed inside the map's compute methods. */
+    private final Map<String, List<Attempt>> attempts = new ConcurrentHashMap<>();
 
     /** One attempt: the future its caller waits on. */
     private record Attempt(CompletableFuture<?> toCaller) {
@@ -37,20 +45,33 @@ public final class UncertainAcquisitions {
         boolean delivered() {
             return toCaller.isDone() && !toCaller.isCompletedExceptionally();
         }
+
+        boolean lost() {
+            return toCaller.isCompletedExceptionally();
+        }
+
+        boolean inFlight() {
+            return !toCaller.isDone();
+        }
     }
 
     /**
-     * Returns whether an earlier attempt of this acquisition may have taken a hold unseen.
+     * Returns whether an earlier attempt of this owner may have taken a hold unseen: its reply was lost.
      * @param id lock key and owner field
-     * @return whether it is marked
+     * @return whether such a mark is kept
      */
     boolean contains(String id) {
-        Attempt attempt = attempts.get(id);
-        if (attempt != null && attempt.delivered()) {
-            attempts.remove(id, attempt);
-            return false;
-        }
-        return attempt != null;
+        return prune(id).stream().anyMatch(Attempt::lost);
+    }
+
+    /**
+     * Returns whether another attempt of this owner is waiting for its reply now, so that a hold of
+     * the owner this attempt finds may be that attempt's grant.
+     * @param id lock key and owner field
+     * @return whether an attempt is in flight
+     */
+    boolean inFlight(String id) {
+        return prune(id).stream().anyMatch(Attempt::inFlight);
     }
 
     /**
@@ -59,22 +80,27 @@ public final class UncertainAcquisitions {
      * @param toCaller the future its caller waits on; complete it with the reply
      */
     void begin(String id, CompletableFuture<?> toCaller) {
-        attempts.put(id, new Attempt(toCaller));
+        attempts.compute(id, (key, marks) -> {
+            List<Attempt> list = marks != null ? marks : new ArrayList<>();
+            list.add(new Attempt(toCaller));
+            return list;
+        });
     }
 
     /**
-     * Forgets an acquisition whose caller got the lock.
+     * Forgets the answered attempts of an owner that got the lock: a lost grant among them was
+     * adopted, or counts as one of the owner's holds that its last unlock releases.
      * @param id lock key and owner field
      */
     void acquired(String id) {
-        Attempt attempt = attempts.get(id);
-        if (attempt != null && attempt.delivered()) {
-            attempts.remove(id, attempt);
-        }
+        attempts.computeIfPresent(id, (key, marks) -> {
+            marks.removeIf(attempt -> !attempt.inFlight());
+            return marks.isEmpty() ? null : marks;
+        });
     }
 
     /**
-     * Settles a marked acquisition whose caller gave up: releases what its attempts may have taken.
+     * Settles the marks of an owner that gave up: releases what its lost attempts may have taken.
      * @param id lock key and owner field
      * @param release sends one release of the owner's hold
      * @param forgetAfterMillis how long any hold such an attempt took can live
@@ -87,13 +113,14 @@ public final class UncertainAcquisitions {
             long forgetAfterMillis,
             ScheduledExecutorService scheduler,
             String lockName) {
-        Attempt attempt = attempts.get(id);
-        if (attempt == null) {
+        List<Attempt> marks = prune(id);
+        List<Attempt> lost = marks.stream().filter(Attempt::lost).toList();
+        if (lost.isEmpty()) {
             return;
         }
-        if (attempt.delivered()) {
-            // The caller saw the reply (refused, most likely): nothing was taken unseen.
-            attempts.remove(id, attempt);
+        if (marks.stream().anyMatch(Attempt::inFlight)) {
+            // Releasing now could undo that attempt's grant; whatever the lost ones took expires with its lease.
+            forgetLater(id, lost, forgetAfterMillis, scheduler);
             return;
         }
         CompletableFuture<?> sent;
@@ -104,19 +131,41 @@ public final class UncertainAcquisitions {
         }
         sent.whenComplete((reply, failure) -> {
             if (failure == null) {
-                attempts.remove(id, attempt);
+                forget(id, lost);
                 return;
             }
             log.debug(
                     "Could not release what a lost acquire reply of lock '{}' may have taken; it expires with its lease",
                     lockName,
                     failure);
-            try {
-                scheduler.schedule(() -> attempts.remove(id, attempt), forgetAfterMillis, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException ex) {
-                attempts.remove(id, attempt);
-            }
+            forgetLater(id, lost, forgetAfterMillis, scheduler);
         });
+    }
+
+    private void forgetLater(String id, List<Attempt> marks, long afterMillis, ScheduledExecutorService scheduler) {
+        try {
+            scheduler.schedule(() -> forget(id, marks), afterMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException ex) {
+            forget(id, marks);
+        }
+    }
+
+    private void forget(String id, List<Attempt> marks) {
+        attempts.computeIfPresent(id, (key, list) -> {
+            list.removeAll(marks);
+            return list.isEmpty() ? null : list;
+        });
+    }
+
+    /** Drops the marks whose reply was delivered and returns a copy of the rest. */
+    private List<Attempt> prune(String id) {
+        List<Attempt> left = new ArrayList<>();
+        attempts.computeIfPresent(id, (key, marks) -> {
+            marks.removeIf(Attempt::delivered);
+            left.addAll(marks);
+            return marks.isEmpty() ? null : marks;
+        });
+        return left;
     }
 
     /** @return whether nothing is marked */
@@ -124,7 +173,7 @@ public final class UncertainAcquisitions {
         return attempts.isEmpty();
     }
 
-    /** @return how many acquisitions are marked */
+    /** @return how many acquisitions (lock key and owner) have marks */
     public int size() {
         return attempts.size();
     }

@@ -117,6 +117,15 @@ public final class ChannelWaiters {
         return waiter;
     }
 
+    /**
+     * Hands on a wake-up that reached a waiter which then gave up without trying the lock: to the
+     * next local waiter, or kept for one about to park; if nobody here waits any more, the last
+     * waiter's {@link #leave()} passes it to other clients where wake-ups are targeted.
+     */
+    public void passOn() {
+        wakeOne();
+    }
+
     /** Leaves the channel; the last waiter to leave schedules its unsubscription. */
     public void leave() {
         if (refs.decrementAndGet() == 0 && alias != null && takePermit()) {

@@ -1,7 +1,7 @@
 -- Drops the readers of a read-write lock none of whose holds is still alive (each hold n of an
 -- owner lives as {key}:<owner>:rwlock_timeout:<n>), and returns the longest remaining read hold in
 -- ms, or -3 when none remains.
--- key: the lock key; base: the prefix of its timeout keys ({key}, or key when it has a hash tag)
+-- key: the lock key; base: the prefix of its timeout keys ({key}, or key when it contains a brace)
 local function sweep(key, base)
     local longest = -3
     for _, field in ipairs(redis.call('hkeys', key)) do
@@ -25,22 +25,13 @@ local function sweep(key, base)
     return longest
 end
 
--- Returns the prefix of a lock's read-hold timeout keys, as RedisNames.base does in Java: {key}, or
--- the key itself when it has a hash tag (Redis Cluster hashes only the text between the first '{'
--- and the next '}', if not empty), so that in a cluster they share the lock's slot. A key with
--- braces that form no tag is used as is outside a cluster (Redisson's names), and wrapped in a
--- cluster, where the whole key is hashed (the client refuses such keys that also contain '}').
+-- Returns the prefix of a lock's read-hold timeout keys by Redisson's rule (suffixName), as
+-- RedissonLayout does in Java: {key}, or the key itself when it contains '{'. In a cluster the client
+-- only runs scripts on keys for which this keeps the timeouts in the lock's slot (others it stores
+-- under a key with a hash tag of its own), so the rule needs no knowledge of the topology.
 local function hash_tagged(key)
-    local open = string.find(key, '{', 1, true)
-    if not open then
-        return '{' .. key .. '}'
-    end
-    local close = string.find(key, '}', open + 1, true)
-    if close and close > open + 1 then
+    if string.find(key, '{', 1, true) then
         return key
     end
-    if string.find(redis.call('info', 'cluster'), 'cluster_enabled:1', 1, true) then
-        return '{' .. key .. '}'
-    end
-    return key
+    return '{' .. key .. '}'
 end

@@ -1,0 +1,97 @@
+package dev.distlock.test;
+
+import dev.distlock.test.internal.RedisServerProcess;
+import dev.distlock.test.internal.Resp;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A throw-away Redis server for tests: a {@code redis-server} process on a free port of 127.0.0.1,
+ * without persistence, that {@link DistlockTestRedis} wires into a Spring test context. Obtain it
+ * as a parameter of a test or lifecycle method of a {@link DistlockTestRedis} class, or from
+ * {@link #shared()}.
+ */
+public final class TestRedis {
+
+    private static TestRedis shared;
+
+    private final RedisServerProcess process;
+
+    private TestRedis(RedisServerProcess process) {
+        this.process = process;
+    }
+
+    /**
+     * Returns the server of this JVM, starting it on first use (and again should it have died); it
+     * stops when the JVM exits.
+     * @return the running server
+     * @throws IllegalStateException if no {@code redis-server} binary runs on this machine, saying
+     *         how to provide one
+     */
+    public static synchronized TestRedis shared() {
+        if (shared == null || !shared.process.isRunning()) {
+            RedisServerProcess process = RedisServerProcess.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(process::stop, "distlock-test-redis-stop"));
+            shared = new TestRedis(process);
+        }
+        return shared;
+    }
+
+    /**
+     * Returns the host the server listens on.
+     * @return {@code 127.0.0.1}
+     */
+    public String host() {
+        return process.host();
+    }
+
+    /**
+     * Returns the port the server listens on.
+     * @return the port
+     */
+    public int port() {
+        return process.port();
+    }
+
+    /**
+     * Returns the server's URL, as {@code distlock.redis.url} takes it.
+     * @return {@code redis://127.0.0.1:<port>}
+     */
+    public String uri() {
+        return "redis://" + host() + ":" + port();
+    }
+
+    /**
+     * Returns the server's version, from {@code INFO server}.
+     * @return e.g. {@code 7.0.15}, or {@code 6.2.6} for the embedded binary
+     */
+    public String version() {
+        String info = command("INFO", "server");
+        for (String line : info != null ? info.split("\r?\n") : new String[0]) {
+            if (line.startsWith("redis_version:")) {
+                return line.substring("redis_version:".length()).trim();
+            }
+        }
+        return "unknown";
+    }
+
+    /**
+     * Sends one command and returns its reply as text: a status or bulk string as is, an integer in
+     * decimal, an array as its elements on separate lines, a nil reply as {@code null}.
+     * @param args the command and its arguments, e.g. {@code "EXISTS", "report"}
+     * @return the reply
+     * @throws IllegalStateException if Redis answers with an error
+     */
+    public @Nullable String command(String... args) {
+        return Resp.call(host(), port(), args);
+    }
+
+    /** Deletes every key of every database ({@code FLUSHALL}). */
+    public void flushAll() {
+        command("FLUSHALL");
+    }
+
+    @Override
+    public String toString() {
+        return "TestRedis[" + uri() + ", " + process.binary() + "]";
+    }
+}

@@ -1,0 +1,49 @@
+package dev.distlock.test.internal;
+
+import dev.distlock.test.DistlockTestRedis;
+import dev.distlock.test.TestRedis;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/**
+ * The JUnit side of {@link DistlockTestRedis}: resolves {@link TestRedis} parameters and, when
+ * asked, empties the server before each test.
+ */
+public final class TestRedisExtension implements ParameterResolver, BeforeEachCallback {
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return parameterContext.getParameter().getType() == TestRedis.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return TestRedis.shared();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        boolean flush = context.getTestClass()
+                .flatMap(type -> findAnnotation(type))
+                .map(DistlockTestRedis::flushBeforeEach)
+                .orElse(false);
+        if (flush) {
+            TestRedis.shared().flushAll();
+        }
+    }
+
+    // @Nested classes inherit the annotation from their enclosing class.
+    private static java.util.Optional<DistlockTestRedis> findAnnotation(Class<?> type) {
+        for (Class<?> current = type; current != null; current = current.getEnclosingClass()) {
+            java.util.Optional<DistlockTestRedis> found =
+                    AnnotationSupport.findAnnotation(current, DistlockTestRedis.class);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return java.util.Optional.empty();
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * Internals of Distlock's test support; not a supported API, and may change in any release.
+ */
+@NullMarked
+package dev.distlock.test.internal;
+
+import org.jspecify.annotations.NullMarked;
