@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
+import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.MultiLock;
 import dev.distlock.core.RedisLock;
@@ -135,14 +136,16 @@ class ReconnectFaultTests {
         Future<Boolean> inspect =
                 pool.submit(() -> client.getLock(name + ":free").isLocked());
         Future<Long> ttl = pool.submit(() -> client.getLock(name + ":free").remainTimeToLive());
+        Future<LockInfo> info = pool.submit(() -> client.inspect(name + ":free"));
         // Still waiting for the connection, not failed at once.
         await().pollDelay(DOWN).atMost(DOWN.plusSeconds(2)).until(() -> true);
-        assertThat(List.of(acquire, waiting, inspect, ttl)).noneMatch(Future::isDone);
+        assertThat(List.of(acquire, waiting, inspect, ttl, info)).noneMatch(Future::isDone);
         redis.start();
         assertThat(acquire.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(waiting.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(inspect.get(10, TimeUnit.SECONDS)).isFalse();
         assertThat(ttl.get(10, TimeUnit.SECONDS)).isEqualTo(-2L);
+        assertThat(info.get(10, TimeUnit.SECONDS).locked()).isFalse();
         assertThat(redis.command("EXISTS", name)).isEqualTo("1");
         held.unlock(owner);
     }
