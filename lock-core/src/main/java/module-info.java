@@ -8,6 +8,10 @@ module dev.distlock.core {
     requires org.slf4j;
     // Tells a Redis I/O thread from other threads, which must not open connections on it.
     requires io.netty.common;
+    // Shared Lettuce resources are wrapped to give the client its own reconnect back-off.
+    requires io.netty.resolver;
+    // Lettuce publishes connection events as a Flux; the client listens for reconnects.
+    requires reactor.core;
     requires static org.jspecify;
 
     exports dev.distlock.core;

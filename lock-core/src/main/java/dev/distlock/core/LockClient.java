@@ -175,14 +175,15 @@ public final class LockClient implements AutoCloseable {
     public LockInfo inspect(String name) {
         RedissonLayout layout = engine.layout(engine.key(Arguments.requireName(name)));
         String key = layout.key();
-        var redis = engine.connector().commands();
-        // The three reads go out together and share one deadline.
+        // The three reads go out together and share one deadline. Each takes the connection when it is
+        // sent: while the client (re)connects, a read waits for the connection within the deadline.
         long deadline = engine.replies().deadline();
-        CompletableFuture<Map<String, String>> hash =
-                engine.calls().call(() -> redis.hgetall(key).toCompletableFuture());
-        CompletableFuture<Long> ttl = engine.calls().call(() -> redis.pttl(key).toCompletableFuture());
-        CompletableFuture<Long> queue =
-                engine.calls().call(() -> redis.llen(layout.queue()).toCompletableFuture());
+        CompletableFuture<Map<String, String>> hash = engine.calls()
+                .call(() -> engine.connector().commands().hgetall(key).toCompletableFuture());
+        CompletableFuture<Long> ttl = engine.calls()
+                .call(() -> engine.connector().commands().pttl(key).toCompletableFuture());
+        CompletableFuture<Long> queue = engine.calls()
+                .call(() -> engine.connector().commands().llen(layout.queue()).toCompletableFuture());
         Map<String, String> fields = engine.replies().await(hash, name, "inspect", deadline);
         Map<String, Long> holders = new LinkedHashMap<>();
         fields.forEach((field, value) -> {

@@ -27,6 +27,12 @@ public final class LockClientOptions {
     /** Default time a fair-lock waiter stays queued beyond its own wait before it is purged. */
     public static final Duration DEFAULT_FAIR_LOCK_WAIT_TIMEOUT = Duration.ofSeconds(5);
 
+    /** Default delay before the first attempt to reconnect a lost connection. */
+    public static final Duration DEFAULT_RECONNECT_DELAY_MIN = Duration.ofMillis(10);
+
+    /** Default longest delay between two attempts to reconnect a lost connection. */
+    public static final Duration DEFAULT_RECONNECT_DELAY_MAX = Duration.ofSeconds(1);
+
     private final String uri;
     private final @Nullable String sentinelMaster;
     private final List<String> sentinelNodes;
@@ -45,6 +51,8 @@ public final class LockClientOptions {
     private final boolean ssl;
     private final @Nullable SslOptions sslOptions;
     private final @Nullable ClientResources clientResources;
+    private final Duration reconnectDelayMin;
+    private final Duration reconnectDelayMax;
 
     private LockClientOptions(Builder b) {
         this.uri = b.uri;
@@ -65,6 +73,8 @@ public final class LockClientOptions {
         this.ssl = b.ssl;
         this.sslOptions = b.sslOptions;
         this.clientResources = b.clientResources;
+        this.reconnectDelayMin = b.reconnectDelayMin;
+        this.reconnectDelayMax = b.reconnectDelayMax;
     }
 
     /**
@@ -109,7 +119,11 @@ public final class LockClientOptions {
      * one more command to undo the grant. A call that waits keeps waiting through failed attempts
      * and returns within its wait plus two command timeouts (its last attempt, then leaving a fair
      * lock's queue, withdrawing a write claim or unlisting a waiter), three if the pub/sub
-     * connection has to be opened during the wait.
+     * connection has to be opened during the wait. While the client reconnects (Redis restarted, a
+     * failover, a killed connection) a call waits for the connection within the same deadline, or
+     * within its wait when it waits for a lock, and then runs; if the deadline passes first it fails
+     * with a {@link LockException} saying how long Redis was unreachable, and nothing of it is
+     * written afterwards.
      * @return the command timeout
      */
     public Duration commandTimeout() {
@@ -187,6 +201,25 @@ public final class LockClientOptions {
         return clientResources;
     }
 
+    /**
+     * Returns the delay before the first attempt to reconnect a lost connection; each further
+     * attempt waits twice as long as the one before, up to {@link #reconnectDelayMax()}.
+     * @return the first reconnect delay
+     */
+    public Duration reconnectDelayMin() {
+        return reconnectDelayMin;
+    }
+
+    /**
+     * Returns the longest delay between two attempts to reconnect a lost connection: once Redis
+     * is back, the client reconnects within about this long. In a Cluster it is also the shortest
+     * time between two topology refreshes that reconnects or redirects trigger.
+     * @return the longest reconnect delay
+     */
+    public Duration reconnectDelayMax() {
+        return reconnectDelayMax;
+    }
+
     /** @return Lettuce's TLS settings (trust and key material), or {@code null} for the JVM's defaults */
     public @Nullable SslOptions sslOptions() {
         return sslOptions;
@@ -213,6 +246,8 @@ public final class LockClientOptions {
         private boolean ssl;
         private @Nullable SslOptions sslOptions;
         private @Nullable ClientResources clientResources;
+        private Duration reconnectDelayMin = DEFAULT_RECONNECT_DELAY_MIN;
+        private Duration reconnectDelayMax = DEFAULT_RECONNECT_DELAY_MAX;
 
         private Builder() {}
 
@@ -295,6 +330,32 @@ public final class LockClientOptions {
          */
         public Builder clientResources(@Nullable ClientResources clientResources) {
             this.clientResources = clientResources;
+            return this;
+        }
+
+        /**
+         * Sets how fast a lost connection is reconnected (default 10 ms, doubling up to 1 s): the
+         * first attempt waits {@code min}, each further one twice as long as the one before, at
+         * most {@code max}. Once Redis is back the client reconnects within about {@code max};
+         * calls made meanwhile wait for the connection within their own deadline (see
+         * {@link LockClientOptions#commandTimeout()}). A shorter {@code max} reconnects sooner at
+         * the cost of more connection attempts against a server that is down. In a Cluster,
+         * {@code max} is also the shortest time between two topology refreshes triggered by
+         * reconnects or redirects. Applies to shared {@link #clientResources(ClientResources)} too:
+         * the client's connections use this delay, not the resources' own.
+         * @param min delay before the first attempt, positive
+         * @param max longest delay between attempts, not shorter than {@code min}
+         * @return this builder
+         */
+        public Builder reconnectDelay(Duration min, Duration max) {
+            requirePositive(min, "reconnectDelay min");
+            requirePositive(max, "reconnectDelay max");
+            if (max.compareTo(min) < 0) {
+                throw new IllegalArgumentException(
+                        "'reconnectDelay max' must not be shorter than its min, was " + max + " < " + min);
+            }
+            this.reconnectDelayMin = min;
+            this.reconnectDelayMax = max;
             return this;
         }
 

@@ -75,6 +75,13 @@ class BadInputTests {
                 .isThrownBy(() -> LockClientOptions.builder().commandTimeout(Duration.ofSeconds(-1)))
                 .withMessageContaining("'commandTimeout'");
         assertThatIllegalArgumentException()
+                .isThrownBy(() -> LockClientOptions.builder().reconnectDelay(Duration.ZERO, Duration.ofSeconds(1)))
+                .withMessageContaining("'reconnectDelay min'");
+        assertThatIllegalArgumentException()
+                .isThrownBy(
+                        () -> LockClientOptions.builder().reconnectDelay(Duration.ofSeconds(2), Duration.ofSeconds(1)))
+                .withMessageContaining("'reconnectDelay max'");
+        assertThatIllegalArgumentException()
                 .isThrownBy(() -> LockClient.create("http://localhost"))
                 .withMessageContaining("http://localhost");
         assertThatIllegalArgumentException()

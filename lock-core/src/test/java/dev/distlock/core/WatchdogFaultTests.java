@@ -226,7 +226,8 @@ class WatchdogFaultTests {
                 key -> 0,
                 hold -> lost.add(hold.lockName()),
                 Duration.ofSeconds(60),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5),
+                engine.connector()::nextConnectionChange);
         CompletableFuture<Void> round = CompletableFuture.runAsync(watchdog::renewAll);
         assertThat(renewalBuilt.await(10, TimeUnit.SECONDS)).isTrue();
         long owner = Thread.currentThread().getId();

@@ -54,6 +54,15 @@ import java.util.TreeMap;
  * fault was in force or within its grace period from the call's invocation to its answer; "not held"
  * answers (IllegalMonitorStateException), timeouts (load) and interrupts are not counted.
  *
+ * <p><b>Reconnects (REJECTED, UNREACHABLE).</b> A call made while the client reconnects waits for
+ * the connection within its deadline: no call may ever fail because the client was not connected
+ * at that moment (Lettuce's "Currently not connected" refusal), and a call may fail as "unreachable"
+ * only if a fault was in force, or healed less than {@link #RECONNECT_MILLIS} before it gave up (the
+ * longest reconnect delay, 1 s, plus scheduling on a loaded machine): once Redis is reachable again,
+ * a waiting call runs. That nothing runs after its caller gave up is checked by the other rules: a
+ * hold taken by a call that failed or timed out counts as claimed until its lease ended (STRANDED),
+ * and no lock key may be left at the end.
+ *
  * <p><b>Liveness (STRANDED).</b> For every outer acquisition that waited at least the bound (it timed
  * out, or it acquired late): between its invocation and its answer, subtract every moment at which another operation on any of its locks may
  * have held or claimed the lock (from its invocation until its release returned; if the release or
@@ -126,6 +135,9 @@ final class ChaosChecker {
 
     private record Interval(Op op, long start, long end) {}
 
+    /** How long after a fault healed a client must be connected again: longest reconnect delay plus slack. */
+    static final long RECONNECT_MILLIS = 3000;
+
     private final Params params;
     private final List<Fault> faults;
     private final List<Violation> violations = new ArrayList<>();
@@ -147,6 +159,7 @@ final class ChaosChecker {
         checker.checkLedger(ledger);
         checker.checkLiveness();
         checker.checkAvailability(events);
+        checker.checkReconnects(events);
         checker.checkCancels();
         return new Result(List.copyOf(checker.violations), checker.stats);
     }
@@ -509,6 +522,39 @@ final class ChaosChecker {
                 seen[0] + " call(s) failed between "
                         + seen[1] + " and " + seen[2] + " with no fault in force or settling: " + error + "; e.g. "
                         + example.get(error) + "; faults around: " + faultsAround(seen[1] - 30_000, seen[2]))));
+    }
+
+    /**
+     * REJECTED: a call saw the client's own "not connected" refusal instead of waiting for the
+     * reconnect. UNREACHABLE: a call gave up waiting for the connection although Redis had been
+     * reachable, with no fault in force, for longer than a reconnect takes.
+     */
+    private void checkReconnects(List<Event> events) {
+        for (Event e : events) {
+            if (e.phase() != Phase.ERR) {
+                continue;
+            }
+            if (e.detail().contains("Commands are rejected") || e.detail().contains("Currently not connected")) {
+                count("calls refused while reconnecting");
+                violations.add(new Violation(
+                        "REJECTED",
+                        e.jvm() + "#" + e.op() + " " + e.type() + " " + e.kind() + e.locks() + " failed at " + e.time()
+                                + " instead of waiting for the reconnect: " + e.detail()));
+            } else if (e.detail().contains("unreachable for")) {
+                count("calls that gave up on an unreachable Redis");
+                boolean explained = faults.stream()
+                        .anyMatch(f -> f.start() - params.clockErrorMillis <= e.time()
+                                && f.end() + RECONNECT_MILLIS + params.clockErrorMillis >= e.time());
+                if (!explained) {
+                    violations.add(new Violation(
+                            "UNREACHABLE",
+                            e.jvm() + "#" + e.op() + " " + e.type() + " " + e.kind() + e.locks() + " gave up at "
+                                    + e.time() + " although no fault was in force in the " + RECONNECT_MILLIS
+                                    + " ms before: " + e.detail() + "; faults around: "
+                                    + faultsAround(e.time() - 30_000, e.time())));
+                }
+            }
+        }
     }
 
     /**

@@ -230,6 +230,36 @@ class ChaosCheckerTests {
     }
 
     @Test
+    void whenACallSeesTheClientsNotConnectedRefusalThenRejectedIsReportedEvenDuringAFault() {
+        events.add(event(0, "a", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", 0, -1, 0));
+        events.add(failure(
+                100,
+                "LockException: Cannot acquire lock 're-0' on redis://x:1/0: Currently not connected. Commands are"
+                        + " rejected."));
+        faults.add(new Fault("OUTAGE", "x", T - 500, T + 1500, true, 10_000));
+        assertThat(kinds(check())).containsExactly("REJECTED");
+    }
+
+    @Test
+    void whenACallGivesUpOnAnUnreachableRedisLongAfterTheOutageThenUnreachableIsReported() {
+        String unreachable = "LockException: Cannot acquire lock 're-0' on redis://x:1/0: Redis was unreachable for"
+                + " 2000 ms (not connected; the client reconnects by itself, but not within the call's deadline)";
+        events.add(event(0, "a", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", 0, -1, 0));
+        events.add(failure(6000, unreachable));
+        // Healed 4 s before the call gave up: the client had time to reconnect, within its grace or not.
+        faults.add(new Fault("OUTAGE", "x", T - 1000, T + 2000, true, 10_000));
+        assertThat(kinds(check())).containsExactly("UNREACHABLE");
+        faults.clear();
+        faults.add(new Fault("OUTAGE", "x", T - 1000, T + 4000, true, 10_000));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    private static Event failure(long at, String detail) {
+        return new Event(
+                T + at, "a", 1, -1, Type.ACQ, Phase.ERR, Kind.REENTRANT, List.of("re-0"), "a:1", 0, -1, 0, detail);
+    }
+
+    @Test
     void whenTwoOwnersWroteWithTheSameTokenThenFencingIsReportedUnlessDataWasLost() {
         hold("a", 1, "fe-0", Kind.FENCED, -1, 0, 100);
         hold("b", 1, "fe-0", Kind.FENCED, -1, 200, 300);

@@ -117,7 +117,8 @@ abstract class ChaosTopology implements AutoCloseable {
                     FaultType.CLIENT_PAUSE,
                     FaultType.ACL_SCRIPTS,
                     FaultType.ACL_CHANNELS,
-                    FaultType.RESTART);
+                    FaultType.RESTART,
+                    FaultType.OUTAGE);
         }
 
         @Override
@@ -172,6 +173,7 @@ abstract class ChaosTopology implements AutoCloseable {
                     FaultType.ACL_SCRIPTS,
                     FaultType.ACL_CHANNELS,
                     FaultType.RESTART,
+                    FaultType.OUTAGE,
                     FaultType.FAILOVER);
         }
 

@@ -18,6 +18,11 @@ enum FaultType {
     ACL_CHANNELS(5000),
     /** Restart of a Redis node (its data is lost). */
     RESTART(10_000),
+    /**
+     * A Redis node stopped for 1-3 s with calls in flight, then started again on the same port (its
+     * data is lost): calls made meanwhile wait for the reconnect within their deadline.
+     */
+    OUTAGE(10_000),
     /** {@code SENTINEL FAILOVER}. */
     FAILOVER(15_000),
     /** A lock's slot migrated, keys and all, to another master. */

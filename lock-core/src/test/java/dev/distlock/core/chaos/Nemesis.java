@@ -149,6 +149,18 @@ final class Nemesis {
                     dataLoss = true;
                     node.restart();
                 }
+                case OUTAGE -> {
+                    RedisServer node = node();
+                    long millis = 1000 + rnd.nextInt(2000);
+                    target = node + " down " + millis + " ms";
+                    dataLoss = true;
+                    node.stop();
+                    try {
+                        Thread.sleep(millis);
+                    } finally {
+                        node.start();
+                    }
+                }
                 case FAILOVER -> {
                     dataLoss = true;
                     target = topology.failover();

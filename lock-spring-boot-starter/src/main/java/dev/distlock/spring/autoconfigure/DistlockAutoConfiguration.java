@@ -139,6 +139,9 @@ public final class DistlockAutoConfiguration {
                 .keyPrefix(properties.getKeyPrefix())
                 .watchdogTimeout(properties.effectiveWatchdogTimeout())
                 .commandTimeout(properties.getRedis().getTimeout())
+                .reconnectDelay(
+                        properties.getRedis().getReconnect().getMinDelay(),
+                        properties.getRedis().getReconnect().getMaxDelay())
                 .clientName(properties.getRedis().getClientName());
     }
 

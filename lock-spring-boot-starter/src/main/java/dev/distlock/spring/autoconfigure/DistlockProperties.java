@@ -67,6 +67,18 @@ public class DistlockProperties implements InitializingBean {
     public void afterPropertiesSet() {
         checkWatchdogTimeout("distlock.watchdog.timeout", watchdog.getTimeout());
         checkWatchdogTimeout("distlock.watchdog-timeout", watchdogTimeout);
+        Reconnect reconnect = redis.getReconnect();
+        if (reconnect.getMinDelay().isNegative() || reconnect.getMinDelay().isZero()) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.redis.reconnect.min-delay", reconnect.getMinDelay(), "The delay must be positive");
+        }
+        if (reconnect.getMaxDelay().compareTo(reconnect.getMinDelay()) < 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.redis.reconnect.max-delay",
+                    reconnect.getMaxDelay(),
+                    "The longest delay must not be shorter than distlock.redis.reconnect.min-delay ("
+                            + reconnect.getMinDelay() + ")");
+        }
         if (metrics.getMaxNames() < 1) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.metrics.max-names",
@@ -307,7 +319,10 @@ public class DistlockProperties implements InitializingBean {
 
         private Ssl ssl = new Ssl();
 
-        /** Bound on every Redis command. */
+        /**
+         * Bound on every Redis command; a call made while the client reconnects waits for the connection
+         * at most this long (an acquisition: at most its wait time, if longer).
+         */
         private Duration timeout = Duration.ofSeconds(3);
 
         /** Connection name shown by CLIENT LIST. */
@@ -316,6 +331,8 @@ public class DistlockProperties implements InitializingBean {
         private final Sentinel sentinel = new Sentinel();
 
         private final Cluster cluster = new Cluster();
+
+        private final Reconnect reconnect = new Reconnect();
 
         public @Nullable String getUrl() {
             return url;
@@ -383,6 +400,43 @@ public class DistlockProperties implements InitializingBean {
 
         public Cluster getCluster() {
             return cluster;
+        }
+
+        public Reconnect getReconnect() {
+            return reconnect;
+        }
+    }
+
+    /**
+     * How fast a lost connection is reconnected. Calls made meanwhile wait for the connection
+     * within their own deadline (wait time, or the command timeout).
+     */
+    public static class Reconnect {
+
+        /** Delay before the first attempt to reconnect a lost connection; each further attempt waits twice as long. */
+        private Duration minDelay = Duration.ofMillis(10);
+
+        /**
+         * Longest delay between two attempts to reconnect; once Redis is back, the client reconnects
+         * within about this long. In a Cluster, also the shortest time between two topology refreshes
+         * triggered by reconnects or redirects.
+         */
+        private Duration maxDelay = Duration.ofSeconds(1);
+
+        public Duration getMinDelay() {
+            return minDelay;
+        }
+
+        public void setMinDelay(Duration minDelay) {
+            this.minDelay = minDelay;
+        }
+
+        public Duration getMaxDelay() {
+            return maxDelay;
+        }
+
+        public void setMaxDelay(Duration maxDelay) {
+            this.maxDelay = maxDelay;
         }
     }
 

@@ -3,6 +3,7 @@ package dev.distlock.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockListener;
 import dev.distlock.spring.LockTemplate;
 import dev.distlock.spring.internal.DistlockEndpoint;
@@ -126,6 +127,31 @@ class DistlockAutoConfigurationTests {
                     assertThat(options.commandTimeout()).hasMillis(750);
                     assertThat(options.clientName()).isEqualTo("orders");
                 });
+    }
+
+    @Test
+    void whenReconnectDelaysSetThenClientUsesThemAndDefaultsOtherwise() {
+        runner.run(context -> {
+            var options = context.getBean(LockClient.class).getOptions();
+            assertThat(options.reconnectDelayMin()).isEqualTo(LockClientOptions.DEFAULT_RECONNECT_DELAY_MIN);
+            assertThat(options.reconnectDelayMax()).isEqualTo(LockClientOptions.DEFAULT_RECONNECT_DELAY_MAX);
+        });
+        runner.withPropertyValues("distlock.redis.reconnect.min-delay=5ms", "distlock.redis.reconnect.max-delay=400ms")
+                .run(context -> {
+                    var options = context.getBean(LockClient.class).getOptions();
+                    assertThat(options.reconnectDelayMin()).hasMillis(5);
+                    assertThat(options.reconnectDelayMax()).hasMillis(400);
+                });
+    }
+
+    @Test
+    void whenReconnectMaxDelayIsShorterThanMinThenStartupFailsNamingTheProperty() {
+        runner.withPropertyValues("distlock.redis.reconnect.min-delay=2s", "distlock.redis.reconnect.max-delay=1s")
+                .run(context -> assertThat(context.getStartupFailure())
+                        .hasStackTraceContaining("distlock.redis.reconnect.max-delay"));
+        runner.withPropertyValues("distlock.redis.reconnect.min-delay=0s")
+                .run(context -> assertThat(context.getStartupFailure())
+                        .hasStackTraceContaining("distlock.redis.reconnect.min-delay"));
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -35,10 +36,19 @@ final class ClusterConnector implements RedisConnector {
     private final RedisClient nodeClient;
     private final DedicatedConnections synced;
     private final long timeoutMillis;
+    private final ConnectionChanges changes;
+    private final Runnable onClose;
     private volatile @Nullable Boolean sharded;
 
-    ClusterConnector(RedisClusterClient client, List<RedisURI> seeds, long timeoutMillis) {
+    ClusterConnector(
+            RedisClusterClient client,
+            List<RedisURI> seeds,
+            long timeoutMillis,
+            ConnectionChanges changes,
+            Runnable onClose) {
         this.client = client;
+        this.changes = changes;
+        this.onClose = onClose;
         this.timeoutMillis = timeoutMillis;
         this.description =
                 "cluster " + seeds.stream().map(RedisConnectors::describe).toList();
@@ -59,6 +69,11 @@ final class ClusterConnector implements RedisConnector {
     @Override
     public boolean commandsReady() {
         return commands.current() != null;
+    }
+
+    @Override
+    public CompletableFuture<Void> nextConnectionChange() {
+        return changes.next();
     }
 
     @Override
@@ -139,5 +154,6 @@ final class ClusterConnector implements RedisConnector {
         pubSub.close();
         commands.close();
         client.shutdown();
+        onClose.run();
     }
 }

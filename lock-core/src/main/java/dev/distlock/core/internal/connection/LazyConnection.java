@@ -34,7 +34,7 @@ final class LazyConnection<C extends StatefulConnection<?, ?>> {
             // connection it waits for is served by the same few threads, so it would wait for
             // itself. This only happens when the connection was just dropped for reopening (a
             // demoted Sentinel master); fail this call, and the next one from elsewhere reopens it.
-            throw new LockException("Not connected to Redis at " + description + " (reconnecting)");
+            throw new NotConnectedException("Not connected to Redis at " + description + " (reconnecting)", null);
         }
         synchronized (this) {
             if (closed) {
@@ -47,7 +47,8 @@ final class LazyConnection<C extends StatefulConnection<?, ?>> {
                 try {
                     connection = opener.get();
                 } catch (RuntimeException ex) {
-                    throw new LockException("Cannot connect to Redis at " + description + ": " + ex.getMessage(), ex);
+                    throw new NotConnectedException(
+                            "Cannot connect to Redis at " + description + ": " + ex.getMessage(), ex);
                 } finally {
                     if (interrupted) {
                         Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package dev.distlock.core.internal.connection;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The two long-lived connections a lock client needs, whatever the topology: one multiplexed
@@ -23,6 +24,14 @@ public interface RedisConnector extends AutoCloseable {
      * @return whether the command connection is ready
      */
     boolean commandsReady();
+
+    /**
+     * Returns a future completed when a connection may have become usable again (reconnected, or
+     * a Cluster topology change): a hint for calls that wait for a reconnect, never a promise.
+     * Take it before a write that may be refused, so that a change in between is not missed.
+     * @return completes at the next change
+     */
+    CompletableFuture<Void> nextConnectionChange();
 
     /**
      * Returns the pub/sub connection, connecting first if needed.

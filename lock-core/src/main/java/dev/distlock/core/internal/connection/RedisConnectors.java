@@ -10,7 +10,11 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** Builds the connector for the topology the options name. */
 public final class RedisConnectors {
@@ -23,13 +27,37 @@ public final class RedisConnectors {
      * @return the connector
      */
     public static RedisConnector create(LockClientOptions options) {
+        Delay reconnectDelay = new ReconnectDelay(options.reconnectDelayMin(), options.reconnectDelayMax());
+        // Shared resources stay open when this client shuts down; resources made here close with it.
+        ClientResources shared = options.clientResources();
+        ClientResources resources = shared != null
+                ? new DelegatingResources(shared, reconnectDelay)
+                : DefaultClientResources.builder()
+                        .reconnectDelay(reconnectDelay)
+                        .build();
+        // Closed as the client closes, as Lettuce closes the resources a client created itself.
+        Runnable releaseResources = shared != null
+                ? () -> {}
+                : () -> resources.shutdown(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        try {
+            return create(options, resources, releaseResources);
+        } catch (RuntimeException ex) {
+            releaseResources.run();
+            throw ex;
+        }
+    }
+
+    private static RedisConnector create(LockClientOptions options, ClientResources resources, Runnable onClose) {
+        ConnectionChanges changes = new ConnectionChanges(resources.eventBus());
+        Runnable closeAll = () -> {
+            changes.close();
+            onClose.run();
+        };
         if (!options.clusterNodes().isEmpty()) {
             List<RedisURI> seeds = options.clusterNodes().stream()
                     .map(node -> dataNode(uri(node, options), options))
                     .toList();
-            RedisClusterClient client = options.clientResources() != null
-                    ? RedisClusterClient.create(options.clientResources(), seeds)
-                    : RedisClusterClient.create(seeds);
+            RedisClusterClient client = RedisClusterClient.create(resources, seeds);
             ClusterClientOptions.Builder clusterOptions = ClusterClientOptions.builder();
             if (options.sslOptions() != null) {
                 clusterOptions.sslOptions(options.sslOptions());
@@ -39,28 +67,31 @@ public final class RedisConnectors {
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enableAllAdaptiveRefreshTriggers()
+                            // Lettuce's default allows one such refresh per 30 s: one taken while a failed
+                            // master is still being replaced would leave its slots unreachable for that long.
+                            .adaptiveRefreshTriggersTimeout(options.reconnectDelayMax())
                             .build())
                     .build());
-            return new ClusterConnector(client, seeds, options.commandTimeout().toMillis());
+            return new ClusterConnector(client, seeds, options.commandTimeout().toMillis(), changes, closeAll);
         }
         RedisURI target = options.sentinelMaster() != null
                 ? sentinelUri(options)
                 : dataNode(uri(options.uri(), options), options);
-        // Shared resources stay open when this client shuts down: Lettuce only closes resources it created.
-        RedisClient client = options.clientResources() != null
-                ? RedisClient.create(options.clientResources())
-                : RedisClient.create();
+        RedisClient client = RedisClient.create(resources);
         ClientOptions.Builder clientOptions = ClientOptions.builder();
         if (options.sslOptions() != null) {
             clientOptions.sslOptions(options.sslOptions());
         }
         client.setOptions(clientOptions
                 .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
-                // Fail at once while disconnected: a queued lock script could run long after the
-                // caller gave up on it and leave a hold nobody knows about.
+                // Never queue a command while disconnected, and fail (never replay) the commands in flight
+                // when a connection breaks: a queued or replayed lock script could run long after its caller
+                // gave up and leave a hold nobody knows about. A call made while disconnected waits for the
+                // reconnect in the engine instead (RedisCalls), within its own deadline, and writes only
+                // while its caller still waits.
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .build());
-        return new StandaloneConnector(client, target);
+        return new StandaloneConnector(client, target, changes, closeAll);
     }
 
     private static RedisURI uri(String value, LockClientOptions options) {

@@ -7,6 +7,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.concurrent.CompletableFuture;
 
 /** A single server, or a Sentinel group (Lettuce re-resolves the master on every reconnect). */
 final class StandaloneConnector implements RedisConnector {
@@ -17,9 +18,13 @@ final class StandaloneConnector implements RedisConnector {
     private final LazyConnection<StatefulRedisPubSubConnection<String, String>> pubSub;
     private final RedisURI uri;
     private final DedicatedConnections synced;
+    private final ConnectionChanges changes;
+    private final Runnable onClose;
 
-    StandaloneConnector(RedisClient client, RedisURI uri) {
+    StandaloneConnector(RedisClient client, RedisURI uri, ConnectionChanges changes, Runnable onClose) {
         this.client = client;
+        this.changes = changes;
+        this.onClose = onClose;
         this.description = RedisConnectors.describe(uri);
         this.uri = uri;
         this.synced = new DedicatedConnections(client);
@@ -42,6 +47,11 @@ final class StandaloneConnector implements RedisConnector {
     @Override
     public boolean commandsReady() {
         return commands.current() != null;
+    }
+
+    @Override
+    public CompletableFuture<Void> nextConnectionChange() {
+        return changes.next();
     }
 
     @Override
@@ -84,5 +94,6 @@ final class StandaloneConnector implements RedisConnector {
         pubSub.close();
         commands.close();
         client.shutdown();
+        onClose.run();
     }
 }

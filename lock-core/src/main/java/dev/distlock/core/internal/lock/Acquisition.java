@@ -111,6 +111,27 @@ final class Acquisition {
         return cancelled;
     }
 
+    /** @return whether the caller still waits for this call: not cancelled, client not closed */
+    boolean wanted() {
+        return !cancelled && !engine.isClosed();
+    }
+
+    /**
+     * Returns until when an attempt may wait for the connection while the client reconnects: the
+     * end of the caller's wait, but at least one command timeout from now, as a call that does not
+     * wait gets.
+     * @return the time, in {@link System#nanoTime()} terms
+     */
+    long connectBy() {
+        long now = System.nanoTime();
+        if (waitMillis < 0) {
+            // Waits as long as needed: for the connection too.
+            return now + TimeUnit.DAYS.toNanos(365);
+        }
+        long byTimeout = now + engine.options().commandTimeout().toNanos();
+        return Math.max(byTimeout, start + TimeUnit.MILLISECONDS.toNanos(waitMillis));
+    }
+
     /** @param token the fencing token the granting attempt drew */
     void token(long token) {
         this.token = token;

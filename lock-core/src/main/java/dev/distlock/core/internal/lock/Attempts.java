@@ -36,15 +36,17 @@ final class Attempts {
      */
     CompletableFuture<@Nullable Long> send(@Nullable ChannelWaiters waiting, long waitLeft, Acquisition call) {
         Attempt once = new Attempt(lease, ownerId, waitLeft, waiting, call);
+        // While the client reconnects, the attempt waits for the connection as long as its caller waits.
+        long connectBy = call.connectBy();
         return engine.calls()
-                .connected(lock.name, "acquire")
+                .connected(lock.name, "acquire", connectBy, call::wanted)
                 .thenCompose(connected -> {
                     long deadline = engine.replies().deadline();
                     // A replica-synced attempt borrows a connection of its own, which may have to be opened.
                     CompletableFuture<@Nullable Long> sent = sync.enabled()
                             ? engine.calls().offload(() -> sync.acquire(() -> lock.tryOnce(once)))
-                            : engine.calls().call(() -> lock.tryOnce(once));
-                    return engine.replies().within(sent, lock.name, "acquire", deadline);
+                            : engine.calls().call(() -> lock.tryOnce(once), connectBy, call::wanted);
+                    return engine.replies().within(sent, lock.name, "acquire", Math.max(deadline, connectBy));
                 })
                 .thenCompose(ttl -> ttl != null
                         ? CompletableFuture.completedFuture(sync.refused(ttl))

@@ -55,7 +55,7 @@ public final class LockEngine implements AutoCloseable {
         });
         this.subscriptions =
                 new UnlockSubscriptions(connector::pubSub, connector::shardedPubSub, scheduler, CHANNEL_LINGER);
-        this.calls = new RedisCalls(clientId, connector, subscriptions::connected, scheduler);
+        this.calls = new RedisCalls(clientId, connector, subscriptions::connected, scheduler, options.commandTimeout());
         this.replies = new ReplyDeadlines(options.commandTimeout(), connector, scheduler, calls);
         this.watchdog = new LeaseWatchdog(
                 holds,
@@ -63,7 +63,8 @@ public final class LockEngine implements AutoCloseable {
                 connector::batchGroup,
                 this::leaseLost,
                 options.watchdogTimeout(),
-                options.commandTimeout());
+                options.commandTimeout(),
+                connector::nextConnectionChange);
         this.watchdog.start(scheduler);
     }
 

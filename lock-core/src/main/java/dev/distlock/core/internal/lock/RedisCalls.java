@@ -3,6 +3,7 @@ package dev.distlock.core.internal.lock;
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.connection.RedisConnector;
+import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.Set;
@@ -28,6 +29,7 @@ public final class RedisCalls {
     private final RedisConnector connector;
     private final BooleanSupplier pubSubConnected;
     private final ScheduledExecutorService scheduler;
+    private final long commandTimeoutNanos;
     /**
      * Steps waiting for the connecting thread, which opens connections for callers that must not
      * block: connecting is the one step of a lock call that cannot be asynchronous with the
@@ -46,7 +48,9 @@ public final class RedisCalls {
             String clientId,
             RedisConnector connector,
             BooleanSupplier pubSubConnected,
-            ScheduledExecutorService scheduler) {
+            ScheduledExecutorService scheduler,
+            Duration commandTimeout) {
+        this.commandTimeoutNanos = commandTimeout.toNanos();
         this.clientId = clientId;
         this.connector = connector;
         this.pubSubConnected = pubSubConnected;
@@ -70,16 +74,38 @@ public final class RedisCalls {
     }
 
     /**
-     * Starts a Redis call, turning a synchronous failure (e.g. cannot connect) into a failed future.
-     * When the command connection is not open yet (first use, or reopened after a demotion), the
-     * call starts on the connecting thread instead: calls are also started from Redis I/O threads
-     * (the next step of an acquisition), where opening a connection would wait for that very thread.
+     * Starts a Redis call that may wait for the connection one command timeout from now; see
+     * {@link #call(Supplier, long, BooleanSupplier)}.
      * @param call the call
      * @param <T> reply type
      * @return the pending reply
      */
     public <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> call) {
-        return whenConnected(false, call);
+        return call(call, System.nanoTime() + commandTimeoutNanos, () -> true);
+    }
+
+    /**
+     * Starts a Redis call, turning a synchronous failure (e.g. cannot connect) into a failed future.
+     * When the command connection is not open yet (first use, or reopened after a demotion), the
+     * call starts on the connecting thread instead: calls are also started from Redis I/O threads
+     * (the next step of an acquisition), where opening a connection would wait for that very thread.
+     * A call refused unwritten because the client is not connected (it reconnects by itself) is
+     * sent again once the connection is back, until {@code writeBy}; after that it fails with a
+     * {@link LockException} saying how long Redis was unreachable. It is never written once
+     * {@code wanted} says its caller gave up, nor once the returned future was cancelled.
+     * @param call the call; sent again only if refused unwritten
+     * @param writeBy until when it may wait for the connection, in {@link System#nanoTime()} terms
+     * @param wanted whether its caller still waits for it
+     * @param <T> reply type
+     * @return the pending reply; cancelling it cancels the call's reply unless that was answered
+     */
+    public <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> call, long writeBy, BooleanSupplier wanted) {
+        return new UnwrittenRetry<>(this, call, writeBy, wanted, System.nanoTime()).start();
+    }
+
+    /** @return completes when a connection may have become usable again; see the connector */
+    CompletableFuture<Void> nextConnectionChange() {
+        return connector.nextConnectionChange();
     }
 
     private static <T> CompletableFuture<T> invoke(Supplier<CompletableFuture<T>> call) {
@@ -108,24 +134,40 @@ public final class RedisCalls {
     /**
      * Completes once the command connection is open, opening it on the connecting thread if needed
      * (in a cluster, also learning the kind of pub/sub). A call starts its deadline after this:
-     * connecting is bounded by the connect timeout, not by the command timeout.
+     * connecting is bounded by the connect timeout, not by the command timeout. While Redis cannot
+     * be reached, tries again until one command timeout from now.
      * @param lockName lock name for the error message
      * @param action what the call does, e.g. {@code "acquire"}
      * @return completes when connected; fails with a {@link LockException} when it cannot connect
      */
     public CompletableFuture<Void> connected(String lockName, String action) {
+        return connected(lockName, action, System.nanoTime() + commandTimeoutNanos, () -> true);
+    }
+
+    /**
+     * As {@link #connected(String, String)}, trying to connect until {@code connectBy}.
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @param connectBy until when to try, in {@link System#nanoTime()} terms
+     * @param wanted whether the caller still waits
+     * @return completes when connected; fails with a {@link LockException} when it cannot connect
+     */
+    public CompletableFuture<Void> connected(String lockName, String action, long connectBy, BooleanSupplier wanted) {
         if (connector.commandsReady()) {
             return CompletableFuture.completedFuture(null);
         }
-        return offload(() -> {
-                    connector.commands();
-                    try {
-                        connector.publishCommand();
-                    } catch (LockException ex) {
-                        // Asked again when a release needs it.
-                    }
-                    return CompletableFuture.<Void>completedFuture(null);
-                })
+        return call(
+                        () -> {
+                            connector.commands();
+                            try {
+                                connector.publishCommand();
+                            } catch (LockException ex) {
+                                // Asked again when a release needs it.
+                            }
+                            return CompletableFuture.<Void>completedFuture(null);
+                        },
+                        connectBy,
+                        wanted)
                 .handle((ok, failure) -> {
                     if (failure != null) {
                         throw failed(failure, lockName, action);

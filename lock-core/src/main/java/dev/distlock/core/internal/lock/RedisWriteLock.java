@@ -63,7 +63,7 @@ public class RedisWriteLock extends AbstractRedisLock {
         String writer = ownerField(ownerId);
         return engine.replies()
                 .within(
-                        engine.calls().whenConnected(false, () -> engine.connector()
+                        engine.calls().call(() -> engine.connector()
                                 .commands()
                                 .hmget(key, reader, writer)
                                 .toCompletableFuture()),

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.watchdog;
 
+import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.lock.Hold;
 import dev.distlock.core.internal.lock.LocalHolds;
 import dev.distlock.core.internal.script.LuaScript;
@@ -19,6 +20,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -52,6 +54,7 @@ public final class LeaseWatchdog {
     private final long leaseMillis;
     private final Duration commandTimeout;
     private final Map<Hold, Renewal> renewals = new ConcurrentHashMap<>();
+    private final Supplier<CompletableFuture<Void>> connectionChange;
     private volatile Executor replies = Runnable::run;
     private volatile @Nullable ScheduledExecutorService timer;
     private @Nullable ScheduledFuture<?> task;
@@ -64,6 +67,8 @@ public final class LeaseWatchdog {
      * @param onLost told of every hold found lost (after it was forgotten)
      * @param watchdogTimeout lease given at every renewal
      * @param commandTimeout bound on one renewal round trip
+     * @param connectionChange completes when a connection may have become usable again, for a
+     *     renewal refused while the client reconnects
      */
     public LeaseWatchdog(
             LocalHolds holds,
@@ -71,7 +76,9 @@ public final class LeaseWatchdog {
             ToIntFunction<String> batchGroup,
             Consumer<Hold> onLost,
             Duration watchdogTimeout,
-            Duration commandTimeout) {
+            Duration commandTimeout,
+            Supplier<CompletableFuture<Void>> connectionChange) {
+        this.connectionChange = connectionChange;
         this.holds = holds;
         this.executor = executor;
         this.batchGroup = batchGroup;
@@ -131,6 +138,16 @@ public final class LeaseWatchdog {
     }
 
     private void send(LuaScript script, List<Hold> candidates) {
+        send(script, candidates, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 3)));
+    }
+
+    /**
+     * Sends one renewal batch. A batch refused unwritten while the client reconnects is sent again
+     * as soon as the connection is back, until the next round would send it anyway: waiting for
+     * that round could cost a third of the lease, and a short outage then ends more leases.
+     */
+    private void send(LuaScript script, List<Hold> candidates, long retryUntil) {
+        CompletableFuture<Void> change = connectionChange.get();
         Sent sent;
         try {
             sent = holds.sendRenewal(() -> {
@@ -167,7 +184,43 @@ public final class LeaseWatchdog {
         // Lettuce times the call out after the command timeout; this bound only guards against a reply
         // that never settles. It runs on the client's scheduler rather than orTimeout's JVM-wide thread.
         boundReply(sent.reply())
-                .whenCompleteAsync((renewed, failure) -> settle(sent.batch(), renewed, failure), replies);
+                .whenCompleteAsync(
+                        (renewed, failure) -> {
+                            if (failure != null && Failures.unwritten(failure) && System.nanoTime() - retryUntil < 0) {
+                                sent.batch().forEach(hold -> {
+                                    Renewal renewal = renewals.get(hold);
+                                    if (renewal != null) {
+                                        renewal.end();
+                                    }
+                                });
+                                resendAfter(change, script, sent.batch(), retryUntil);
+                                return;
+                            }
+                            settle(sent.batch(), renewed, failure);
+                        },
+                        replies);
+    }
+
+    private void resendAfter(CompletableFuture<Void> change, LuaScript script, List<Hold> batch, long retryUntil) {
+        ScheduledExecutorService scheduler = timer;
+        if (scheduler == null) {
+            return;
+        }
+        CompletableFuture<Void> recheck = new CompletableFuture<>();
+        try {
+            ScheduledFuture<?> tick = scheduler.schedule(() -> recheck.complete(null), 100, TimeUnit.MILLISECONDS);
+            recheck.whenComplete((ignored, error) -> tick.cancel(false));
+        } catch (java.util.concurrent.RejectedExecutionException ex) {
+            // The client is closing: its holds are forgotten anyway.
+            return;
+        }
+        CompletableFuture.anyOf(change, recheck)
+                .whenCompleteAsync(
+                        (ignored, error) -> {
+                            recheck.complete(null);
+                            send(script, batch, retryUntil);
+                        },
+                        replies);
     }
 
     private <T> CompletableFuture<T> boundReply(CompletableFuture<T> reply) {
