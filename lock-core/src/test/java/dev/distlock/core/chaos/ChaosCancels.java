@@ -104,6 +104,8 @@ final class ChaosCancels {
         long lease = ChaosOperations.lease(rnd);
         int shape = rnd.nextInt(3);
         long wait = shape == 0 ? -1 : 2000 + rnd.nextInt(8000);
+        // The call starts here: an outcome that beats the cancel is checked from this moment, not the cancel's.
+        long startedAt = System.currentTimeMillis();
         CompletableFuture<?> call;
         if (shape == 0) {
             call = target.lock().lockAsync(lease, MS, owner).toCompletableFuture();
@@ -124,7 +126,7 @@ final class ChaosCancels {
         history.record(op, -1, Type.CANCEL, Phase.INV, target.kind(), target.names(), owner, wait, lease, 0, point);
         long cancelledAt = System.currentTimeMillis();
         if (!call.cancel(false)) {
-            completedFirst(op, target, owner, wait, lease, call);
+            completedFirst(op, target, owner, wait, lease, call, startedAt);
             return;
         }
         long lastHeld = -1;
@@ -184,9 +186,11 @@ final class ChaosCancels {
     }
 
     /** The call completed before the cancel: an ordinary acquisition, held briefly and released. */
-    private void completedFirst(long op, Target target, long owner, long wait, long lease, CompletableFuture<?> call)
+    private void completedFirst(
+            long op, Target target, long owner, long wait, long lease, CompletableFuture<?> call, long startedAt)
             throws InterruptedException {
-        history.record(op, -1, Type.ACQ, Phase.INV, target.kind(), target.names(), owner, wait, lease, 0, "-");
+        history.recordAt(
+                startedAt, op, -1, Type.ACQ, Phase.INV, target.kind(), target.names(), owner, wait, lease, 0, "-");
         Object value;
         try {
             value = call.get(10, TimeUnit.SECONDS);

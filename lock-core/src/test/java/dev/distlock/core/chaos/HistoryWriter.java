@@ -51,8 +51,37 @@ final class HistoryWriter implements AutoCloseable {
             long leaseMillis,
             long token,
             String detail) {
-        write(new Event(
+        recordAt(
                 System.currentTimeMillis(),
+                op,
+                parent,
+                type,
+                phase,
+                kind,
+                locks,
+                ownerId,
+                waitMillis,
+                leaseMillis,
+                token,
+                detail);
+    }
+
+    /** Records an event that happened at {@code atMillis}, earlier than now (a call's real start, say). */
+    void recordAt(
+            long atMillis,
+            long op,
+            long parent,
+            Type type,
+            Phase phase,
+            Kind kind,
+            List<String> locks,
+            long ownerId,
+            long waitMillis,
+            long leaseMillis,
+            long token,
+            String detail) {
+        write(new Event(
+                atMillis,
                 jvm,
                 op,
                 parent,
