@@ -98,8 +98,10 @@ class StartupReportTests {
                 .run(context -> assertThat(context).hasNotFailed());
         // A -D option of the build (distlock.test.forks) reaches the test JVM's system properties; it is not
         // one of this context's keys.
-        assertThat(output.getOut().lines().filter(line -> line.contains("Unknown property")
-                        && !line.contains("from property source \"systemProperties\"")))
+        assertThat(output.getOut()
+                        .lines()
+                        .filter(line -> line.contains("Unknown property")
+                                && !line.contains("from property source \"systemProperties\"")))
                 .isEmpty();
     }
 }
