@@ -94,13 +94,15 @@ class ActuatorTests {
         try {
             // The caller gets its future at once; the lock is taken without blocking it.
             org.awaitility.Awaitility.await()
-                    .atMost(java.time.Duration.ofSeconds(10))
+                    .atMost(java.time.Duration.ofSeconds(30))
+                    // A loaded machine can make one read time out; the next one decides.
+                    .ignoreExceptionsInstanceOf(dev.distlock.core.LockException.class)
                     .until(() -> client.getLock("future:ep").isLocked());
             HttpResponse<String> list = get("/actuator/distlock");
             assertThat(list.statusCode()).isEqualTo(200);
             assertThat(list.body())
                     .contains("\"name\":\"future:ep\"")
-                    .contains("\"template\":\"future\"")
+                    .contains("\"annotationName\":\"future\"")
                     .contains("remainingTtlMillis")
                     .contains("LockedService.future()");
             HttpResponse<String> one = get("/actuator/distlock/future:ep");
