@@ -79,12 +79,15 @@ class ActuatorTests {
         HttpResponse<String> acquire = get("/actuator/metrics/distlock.acquire");
         assertThat(acquire.statusCode()).isEqualTo(200);
         assertThat(acquire.body()).contains("\"orders\"").contains("acquired").doesNotContain("m-1");
-        assertThat(get("/actuator/metrics/distlock.acquire?tag=name:orders&tag=outcome:acquired")
+        assertThat(get("/actuator/metrics/distlock.acquire?tag=lock.name:orders&tag=outcome:acquired")
                         .body())
                 .contains("\"COUNT\"");
         assertThat(get("/actuator/metrics/distlock.held").statusCode()).isEqualTo(200);
         assertThat(get("/actuator/metrics/distlock.active").statusCode()).isEqualTo(200);
         assertThat(get("/actuator/metrics/distlock.waiting").statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/metrics/distlock.lease.lost?tag=lock.name:orders")
+                        .body())
+                .contains("\"COUNT\"");
     }
 
     @Test
