@@ -13,6 +13,7 @@ import dev.distlock.spring.autoconfigure.DistlockEndpointAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockEventsAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockMetricsAutoConfiguration;
 import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.DistlockEndpointReplies;
 import dev.distlock.spring.internal.LockEventsReport;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -80,7 +81,7 @@ class ForceUnlockTests {
                 CompletableFuture.supplyAsync(() -> leased ? service.holdLeased() : service.holdWatched());
         assertThat(service.entered().await(10, TimeUnit.SECONDS)).isTrue();
 
-        DistlockEndpoint.ForceUnlockResult forced =
+        DistlockEndpointReplies.ForceUnlockResult forced =
                 context.getBean(DistlockEndpoint.class).forceUnlock("forced", new Operator("alice"));
         assertThat(forced.unlocked()).isTrue();
         assertThat(output.getOut())

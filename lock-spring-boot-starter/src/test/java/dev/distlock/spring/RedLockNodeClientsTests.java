@@ -11,6 +11,7 @@ import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockEndpointAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockMetricsAutoConfiguration;
 import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.DistlockEndpointReplies;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -116,12 +117,13 @@ class RedLockNodeClientsTests {
     void whenARedLockIsHeldThenTheEndpointListsItsHoldOnEveryNode() {
         runner().run(context -> context.getBean(LockTemplate.class)
                 .execute("red-listed", LockOptions.of(LockType.RED).withWaitTime(Duration.ofSeconds(5)), () -> {
-                    DistlockEndpoint.LocksReport report =
+                    DistlockEndpointReplies.LocksReport report =
                             context.getBean(DistlockEndpoint.class).locks();
                     assertThat(report.held())
                             .filteredOn(h -> h.name().equals("red-listed"))
                             .extracting(
-                                    DistlockEndpoint.HeldLockReport::type, DistlockEndpoint.HeldLockReport::redLockNode)
+                                    DistlockEndpointReplies.HeldLockReport::type,
+                                    DistlockEndpointReplies.HeldLockReport::redLockNode)
                             .containsExactlyInAnyOrder(
                                     org.assertj.core.groups.Tuple.tuple("red", 0),
                                     org.assertj.core.groups.Tuple.tuple("red", 1),
@@ -129,10 +131,10 @@ class RedLockNodeClientsTests {
                     assertThat(report.held())
                             .filteredOn(h -> h.name().equals("red-listed"))
                             .allSatisfy(h -> assertThat(h.annotationName()).isEqualTo("red-listed"));
-                    DistlockEndpoint.LockState state =
+                    DistlockEndpointReplies.LockState state =
                             context.getBean(DistlockEndpoint.class).lock("red-listed");
                     assertThat(state.redLockNodes())
-                            .extracting(DistlockEndpoint.NodeState::state)
+                            .extracting(DistlockEndpointReplies.NodeState::state)
                             .containsExactly("locked", "locked", "locked");
                 }));
     }

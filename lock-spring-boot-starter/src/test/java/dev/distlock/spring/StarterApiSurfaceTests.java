@@ -50,6 +50,7 @@ class StarterApiSurfaceTests {
             Map.entry("LockNameTagLimit", "meter filter bean"),
             Map.entry("LockEventLog", "event log bean"),
             Map.entry("LockEventsReport", "serialized by the endpoint"),
+            Map.entry("DistlockEndpointReplies", "the endpoint's reply types, serialized by Actuator"),
             Map.entry("ReactiveLockSupport", "bean present only with Reactor"),
             Map.entry("RedLockClients", "bean of the red-lock node clients"),
             Map.entry("LockNameSettings", "built by DistlockProperties for the advisor and the template"),

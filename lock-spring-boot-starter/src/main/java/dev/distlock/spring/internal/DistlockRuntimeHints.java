@@ -32,9 +32,9 @@ public final class DistlockRuntimeHints implements RuntimeHintsRegistrar {
             new BindingReflectionHintsRegistrar()
                     .registerReflectionHints(
                             hints.reflection(),
-                            DistlockEndpoint.LocksReport.class,
-                            DistlockEndpoint.LockState.class,
-                            DistlockEndpoint.ForceUnlockResult.class);
+                            DistlockEndpointReplies.LocksReport.class,
+                            DistlockEndpointReplies.LockState.class,
+                            DistlockEndpointReplies.ForceUnlockResult.class);
         }
     }
 }

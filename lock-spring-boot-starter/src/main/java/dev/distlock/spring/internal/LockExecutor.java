@@ -1,6 +1,5 @@
 package dev.distlock.spring.internal;
 
-import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
@@ -9,27 +8,25 @@ import dev.distlock.spring.LockLeaseExpiredException;
 import dev.distlock.spring.LockShutdownException;
 import java.time.Duration;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Acquires and releases the lock of a {@link LockRequest} for the annotation and the template:
- * tells the observer, keeps the {@link HoldIndex} up to date, and applies the minimum hold and
- * {@code distlock.watchdog.max-hold}.
+ * Acquires (through {@link LockAcquirer}) and releases the lock of a {@link LockRequest} for the
+ * annotation and the template: tells the observer, keeps the {@link HoldIndex} up to date, applies
+ * the minimum hold and {@code distlock.watchdog.max-hold}, and stops taking locks at shutdown.
  */
 public final class LockExecutor implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(LockExecutor.class);
 
-    private final LockFactory factory;
     private final HoldIndex index;
+    private final LockAcquirer acquirer;
     private final Supplier<LockObserver> observer;
     private final HoldTimers timers;
     private volatile boolean shuttingDown;
@@ -48,10 +45,16 @@ public final class LockExecutor implements AutoCloseable {
             HoldIndex index,
             Supplier<LockObserver> observer,
             @Nullable Duration maxHold) {
-        this.factory = new LockFactory(client, redLockClients);
         this.index = index;
         this.observer = observer;
         this.timers = new HoldTimers(maxHold);
+        this.acquirer = new LockAcquirer(
+                new LockFactory(client, redLockClients),
+                index,
+                observer,
+                hold -> timers.startMaxHold(hold, this::maxHoldReached),
+                () -> shuttingDown,
+                this::releaseAsync);
         BridgeLocks.register(client, this);
     }
 
@@ -70,104 +73,19 @@ public final class LockExecutor implements AutoCloseable {
      */
     @Nullable
     Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread) throws InterruptedException {
-        Acquisition acquisition = begin(request, ownerId, thread);
-        boolean acquired;
-        Long token = null;
-        try (LockObserver.Scope scope = acquisition.observation.openScope()) {
-            if (acquisition.lock instanceof FencedLock fenced) {
-                OptionalLong issued = fenced.tryLockAndGetToken(
-                        waitMillis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
-                acquired = issued.isPresent();
-                token = acquired ? issued.getAsLong() : null;
-            } else {
-                acquired = acquisition.lock.tryLock(
-                        waitMillis(request.waitTime()), millis(request.leaseTime()), TimeUnit.MILLISECONDS, ownerId);
-            }
-        } catch (InterruptedException | RuntimeException ex) {
-            acquisition.ended(false, null, ex);
-            throw ex;
-        }
-        // Outside the acquisition's scope: the hold's observation is a sibling, not a child, of it.
-        return acquisition.ended(acquired, token, null);
+        return acquirer.tryAcquire(request, ownerId, thread);
     }
 
     /**
-     * Tries to acquire the request's lock for an owner without blocking: the wait runs in the
-     * lock client, and the returned future completes on whichever thread completes the client's
-     * (a Redis I/O or timer thread). Cancelling the returned future abandons the wait; a hold
-     * granted as the cancel raced is released, so a cancelled acquisition never leaves the lock held.
+     * Tries to acquire the request's lock for an owner without blocking; see
+     * {@link LockAcquirer#tryAcquireAsync}.
      * @param request what to lock
      * @param ownerId an id from {@link RedisLock#newOwnerId()}
      * @return completes with the hold, or with {@code null} when the wait ran out
      * @throws LockShutdownException if the application is shutting down
      */
     CompletableFuture<@Nullable Hold> tryAcquireAsync(LockRequest request, long ownerId) {
-        Acquisition acquisition = begin(request, ownerId, null);
-        CompletableFuture<?> pending;
-        try (LockObserver.Scope scope = acquisition.observation.openScope()) {
-            pending = acquisition.lock instanceof FencedLock fenced
-                    ? fenced.tryLockAndGetTokenAsync(
-                                    waitMillis(request.waitTime()),
-                                    millis(request.leaseTime()),
-                                    TimeUnit.MILLISECONDS,
-                                    ownerId)
-                            .toCompletableFuture()
-                    : acquisition
-                            .lock
-                            .tryLockAsync(
-                                    waitMillis(request.waitTime()),
-                                    millis(request.leaseTime()),
-                                    TimeUnit.MILLISECONDS,
-                                    ownerId)
-                            .toCompletableFuture();
-        } catch (RuntimeException ex) {
-            acquisition.ended(false, null, ex);
-            throw ex;
-        }
-        CompletableFuture<@Nullable Hold> result = new CompletableFuture<>();
-        pending.whenComplete((value, error) -> {
-            Hold hold;
-            try {
-                Throwable cause = unwrap(error);
-                boolean acquired = cause == null && (value instanceof Long || Boolean.TRUE.equals(value));
-                hold = acquisition.ended(acquired, value instanceof Long token ? token : null, cause);
-                if (cause != null) {
-                    result.completeExceptionally(cause);
-                    return;
-                }
-            } catch (RuntimeException ex) {
-                result.completeExceptionally(ex);
-                return;
-            }
-            if (!result.complete(hold) && hold != null) {
-                // Granted as the caller cancelled: nobody will ever release it but us.
-                releaseAsync(hold);
-            }
-        });
-        result.whenComplete((hold, error) -> {
-            if (result.isCancelled()) {
-                pending.cancel(false);
-            }
-        });
-        return result;
-    }
-
-    private Acquisition begin(LockRequest request, long ownerId, @Nullable Thread thread) {
-        if (shuttingDown) {
-            throw new LockShutdownException(
-                    request.names().size() == 1 ? request.names().get(0) : String.join(",", request.names()),
-                    request.description());
-        }
-        if (request.fenced() && request.names().size() != 1) {
-            // A multi lock has no single token: never hand out an unfenced hold as if it were fenced.
-            throw new IllegalStateException(
-                    request.description() + ": fenced = true needs exactly one lock name, the key gave "
-                            + request.names().size());
-        }
-        RedisLock lock = request.names().size() == 1
-                ? factory.lock(request.names().get(0), request.type(), request.fenced())
-                : factory.multi(request.names(), request.type());
-        return new Acquisition(request, lock, ownerId, thread);
+        return acquirer.tryAcquireAsync(request, ownerId);
     }
 
     /**
@@ -241,43 +159,6 @@ public final class LockExecutor implements AutoCloseable {
         }
         index.remove(hold);
         hold.observation.released();
-    }
-
-    /** One acquisition under way: its bookkeeping from the first try to the outcome. */
-    private final class Acquisition {
-
-        final LockRequest request;
-        final RedisLock lock;
-        final long ownerId;
-        final @Nullable Thread thread;
-        final LockObserver.Acquiring observation;
-        final Object waiter;
-
-        Acquisition(LockRequest request, RedisLock lock, long ownerId, @Nullable Thread thread) {
-            this.request = request;
-            this.lock = lock;
-            this.ownerId = ownerId;
-            this.thread = thread;
-            this.observation = observer.get().acquireStarted(request, ownerId);
-            this.waiter = index.waitStarted(request, thread);
-        }
-
-        @Nullable
-        Hold ended(boolean acquired, @Nullable Long token, @Nullable Throwable error) {
-            index.waitEnded(waiter);
-            if (error != null) {
-                observation.ended(LockObserver.Outcome.ERROR, error);
-                return null;
-            }
-            if (!acquired) {
-                observation.ended(LockObserver.Outcome.TIMEOUT, null);
-                return null;
-            }
-            Hold hold = new Hold(request, lock, ownerId, thread, token, observation.acquired());
-            index.add(hold);
-            timers.startMaxHold(hold, LockExecutor.this::maxHoldReached);
-            return hold;
-        }
     }
 
     private boolean deferRelease(Hold hold) {
@@ -375,15 +256,6 @@ public final class LockExecutor implements AutoCloseable {
 
     private static @Nullable Throwable unwrap(@Nullable Throwable error) {
         return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    }
-
-    private static long millis(Duration duration) {
-        return duration.isNegative() ? -1 : duration.toMillis();
-    }
-
-    /** A negative wait ({@code "-1"}) waits as long as it takes; lock-core's {@code tryLock} reads -1 as Redisson does (one attempt). */
-    private static long waitMillis(Duration wait) {
-        return wait.isNegative() ? RedisLock.WAIT_FOREVER : wait.toMillis();
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.distlock.spring.aot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.spring.LockedService;
-import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.DistlockEndpointReplies;
 import dev.distlock.spring.internal.DistlockRuntimeHints;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -58,12 +58,12 @@ class DistlockRuntimeHintsTests {
                 .allSatisfy(path -> assertThat(RuntimeHintsPredicates.resource().forResource(path))
                         .as(path)
                         .accepts(hints));
-        Method clientId = ReflectionUtils.findMethod(DistlockEndpoint.LocksReport.class, "clientId");
+        Method clientId = ReflectionUtils.findMethod(DistlockEndpointReplies.LocksReport.class, "clientId");
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(clientId))
                 .accepts(hints);
-        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpoint.LockState.class))
+        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpointReplies.LockState.class))
                 .accepts(hints);
-        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpoint.ForceUnlockResult.class))
+        assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpointReplies.ForceUnlockResult.class))
                 .accepts(hints);
     }
 
