@@ -1,30 +1,21 @@
 package dev.distlock.spring.internal;
 
-import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockAcquisitionException;
 import dev.distlock.spring.LockContext;
-import dev.distlock.spring.LockLeaseExpiredException;
-import dev.distlock.spring.OnFailure;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
-import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
 
 /**
  * Runs {@link dev.distlock.spring.DistributedLock} methods under their lock, dispatching on the
- * return type: plain, {@code CompletionStage}, or Reactor (through {@link ReactiveLockSupport}).
+ * return type: plain (here), {@code CompletionStage} (through {@link StageLockInvocation}), or
+ * Reactor (through {@link ReactiveLockSupport}); a lock not acquired goes to {@link LockFailures}.
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -84,7 +75,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
                 lockMethod.minHoldTime());
         return switch (lockMethod.kind()) {
             case SYNC -> invokeSync(invocation, lockMethod, request, target, args);
-            case COMPLETION_STAGE -> invokeStage(invocation, lockMethod, request, target, args);
+            case COMPLETION_STAGE ->
+                new StageLockInvocation(executor(), methodExecutor.get())
+                        .invoke(invocation, lockMethod, request, target, args);
             case MONO, FLUX, SUSPEND, ADAPTED ->
                 reactive(lockMethod).invoke(invocation, lockMethod, request, executor(), target, args);
         };
@@ -121,7 +114,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             throw new LockAcquisitionException(request.displayName(), request.waitTime(), ex);
         }
         if (hold == null) {
-            return onFailure(lockMethod, request, target, args, false);
+            return LockFailures.onFailure(lockMethod, request, target, args, false);
         }
         LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         Object result;
@@ -141,152 +134,5 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         executor.release(hold);
         executor.checkLeaseLost(hold);
         return result;
-    }
-
-    /**
-     * Runs a {@code CompletionStage} method under its lock without blocking the caller: the
-     * returned future completes once the method's stage has completed and the lock is released.
-     * The grant arrives on a Redis I/O thread, where a method body that blocks (JDBC, say) would
-     * stall every lock of the client, so the body runs on the method executor (Boot's
-     * {@code applicationTaskExecutor} when there is one). Cancelling the returned future cancels
-     * the wait, or the method's stage once it runs.
-     */
-    private Object invokeStage(
-            MethodInvocation invocation, LockMethod lockMethod, LockRequest request, Object target, Object[] args) {
-        LockExecutor executor = executor();
-        MethodInvocation call = invocation instanceof ProxyMethodInvocation proxy ? proxy.invocableClone() : invocation;
-        CompletableFuture<@Nullable Hold> acquiring;
-        try {
-            acquiring = executor.tryAcquireAsync(request, RedisLock.newOwnerId());
-        } catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(ex);
-        }
-        CompletableFuture<@Nullable Object> out = new CompletableFuture<>();
-        AtomicReference<@Nullable CompletableFuture<?>> running = new AtomicReference<>();
-        out.whenComplete((value, error) -> {
-            if (out.isCancelled()) {
-                acquiring.cancel(false);
-                CompletableFuture<?> work = running.get();
-                if (work != null) {
-                    work.cancel(true);
-                }
-            }
-        });
-        acquiring.whenCompleteAsync(
-                (hold, error) -> {
-                    if (error != null) {
-                        out.completeExceptionally(error);
-                    } else if (hold == null) {
-                        pipe(() -> onFailure(lockMethod, request, target, args, true), out);
-                    } else if (out.isDone()) {
-                        // Cancelled as the lock was granted.
-                        executor.releaseAsync(hold);
-                    } else {
-                        runHeld(call, hold, executor, out, running);
-                    }
-                },
-                methodExecutor.get());
-        return out;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void runHeld(
-            MethodInvocation call,
-            Hold hold,
-            LockExecutor executor,
-            CompletableFuture<@Nullable Object> out,
-            AtomicReference<@Nullable CompletableFuture<?>> running) {
-        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
-        CompletableFuture<Object> original;
-        try {
-            Object result = call.proceed();
-            // CompletionStage allows toCompletableFuture() to be unsupported; never keep the lock for it.
-            original = result != null
-                    ? ((CompletionStage<Object>) result).toCompletableFuture()
-                    : CompletableFuture.completedFuture(null);
-        } catch (Throwable ex) {
-            executor.releaseAsync(hold).whenComplete((ignored, none) -> out.completeExceptionally(ex));
-            return;
-        } finally {
-            CurrentLockContext.restore(previous);
-        }
-        running.set(original);
-        if (out.isCancelled()) {
-            original.cancel(true);
-        }
-        hold.onLeaseLost(() -> original.cancel(true));
-        original.whenComplete((value, error) -> executor.releaseAsync(hold).whenComplete((ignored, none) -> {
-            try {
-                executor.checkLeaseLost(hold);
-            } catch (LockLeaseExpiredException ex) {
-                out.completeExceptionally(ex);
-                return;
-            }
-            if (error != null) {
-                out.completeExceptionally(error);
-            } else {
-                out.complete(value);
-            }
-        }));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void pipe(StageSupplier supplier, CompletableFuture<@Nullable Object> out) {
-        try {
-            Object result = supplier.get();
-            if (result == null) {
-                out.complete(null);
-                return;
-            }
-            ((CompletionStage<Object>) result).whenComplete((value, error) -> {
-                if (error != null) {
-                    out.completeExceptionally(error);
-                } else {
-                    out.complete(value);
-                }
-            });
-        } catch (Throwable ex) {
-            out.completeExceptionally(ex);
-        }
-    }
-
-    private interface StageSupplier {
-        @Nullable
-        Object get() throws Throwable;
-    }
-
-    private @Nullable Object onFailure(
-            LockMethod lockMethod, LockRequest request, Object target, Object[] args, boolean async) throws Throwable {
-        OnFailure policy = lockMethod.annotation().onFailure();
-        if (policy == OnFailure.THROW) {
-            LockAcquisitionException ex = new LockAcquisitionException(request.displayName(), request.waitTime(), null);
-            if (async) {
-                return CompletableFuture.failedFuture(ex);
-            }
-            throw ex;
-        }
-        if (policy == OnFailure.FALLBACK) {
-            return invokeFallback(lockMethod, target, args);
-        }
-        return empty(lockMethod.method().getReturnType());
-    }
-
-    static @Nullable Object invokeFallback(LockMethod lockMethod, Object target, Object[] args) throws Throwable {
-        Method fallback = lockMethod.fallback();
-        try {
-            return fallback.invoke(target, args);
-        } catch (InvocationTargetException ex) {
-            throw ex.getTargetException();
-        }
-    }
-
-    static @Nullable Object empty(Class<?> returnType) {
-        if (returnType == Optional.class) {
-            return Optional.empty();
-        }
-        if (CompletionStage.class.isAssignableFrom(returnType)) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return null;
     }
 }

@@ -169,7 +169,7 @@ public final class ReactiveLockSupport {
         try {
             Object result = lockMethod.kind() == LockMethod.Kind.SUSPEND
                     ? CoroutinesUtils.invokeSuspendingFunction(lockMethod.fallback(), target, args)
-                    : DistributedLockInterceptor.invokeFallback(lockMethod, target, args);
+                    : LockFailures.invokeFallback(lockMethod, target, args);
             Publisher<Object> source = toPublisher(lockMethod, result);
             return source != null ? source : Flux.empty();
         } catch (Throwable ex) {
