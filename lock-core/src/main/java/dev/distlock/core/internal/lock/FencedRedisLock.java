@@ -138,6 +138,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     public long getToken() {
+        long deadline = engine.replies().deadlineOnceConnected(name, "read the token of");
         String token = engine.replies()
                 .await(
                         engine.calls().call(() -> engine.connector()
@@ -145,7 +146,8 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
                                 .get(tokenKey)
                                 .toCompletableFuture()),
                         name,
-                        "read the token of");
+                        "read the token of",
+                        deadline);
         return token == null ? 0 : Long.parseLong(token);
     }
 }
