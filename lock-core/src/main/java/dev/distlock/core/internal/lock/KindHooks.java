@@ -70,14 +70,18 @@ abstract class KindHooks extends LockOverloads {
         return engine.subscriptions().join(wakeChannel(ownerId));
     }
 
+    /** What {@link #beforeAcquire} answers when the call may go ahead. */
+    private static final CompletableFuture<Void> MAY_GO_AHEAD = CompletableFuture.completedFuture(null);
+
     /**
-     * Checks, before the first attempt, that the call can ever succeed.
+     * Checks, before the first attempt, that the call can ever succeed. Runs on the caller's thread
+     * and answers from what this client knows: it is on every acquisition's path.
      * @param waitMillis the caller's wait
      * @param ownerId owner
      * @return completes when the call may go ahead; fails with what to report otherwise
      */
     protected CompletableFuture<Void> beforeAcquire(long waitMillis, long ownerId) {
-        return CompletableFuture.completedFuture(null);
+        return MAY_GO_AHEAD;
     }
 
     /**

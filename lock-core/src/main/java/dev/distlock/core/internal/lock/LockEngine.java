@@ -24,6 +24,7 @@ public final class LockEngine implements AutoCloseable {
     private static final Duration CHANNEL_LINGER = Duration.ofSeconds(10);
 
     private final String clientId = UUID.randomUUID().toString();
+    private final OwnerFields ownerFields = new OwnerFields(clientId);
     private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
     private final LockClientOptions options;
     private final RedisConnector connector;
@@ -99,7 +100,7 @@ public final class LockEngine implements AutoCloseable {
      * @return the layout, every key and channel of a lock in one slot on a cluster
      */
     public RedissonLayout layout(String key) {
-        return RedissonLayout.of(key, cluster, clientId);
+        return RedissonLayout.of(key, cluster, ownerFields);
     }
 
     /** @return the script runner */
@@ -169,7 +170,7 @@ public final class LockEngine implements AutoCloseable {
      * @return the owner field
      */
     public String ownerField(long ownerId) {
-        return RedissonLayout.ownerField(clientId, ownerId);
+        return ownerFields.field(ownerId);
     }
 
     /**

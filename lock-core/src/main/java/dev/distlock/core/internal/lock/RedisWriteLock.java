@@ -8,8 +8,6 @@ import dev.distlock.core.internal.script.Scripts;
 import dev.distlock.core.internal.script.WriteAbandon;
 import dev.distlock.core.internal.script.WriteAcquire;
 import dev.distlock.core.internal.script.WriteRelease;
-import io.lettuce.core.KeyValue;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -53,34 +51,24 @@ public class RedisWriteLock extends AbstractRedisLock {
         return engine.options().fairLockWaitTimeout().toMillis();
     }
 
-    /** Waiting forever for the write lock while holding the read lock would never end: fail fast. */
+    /**
+     * Waiting forever for the write lock while holding the read lock would never end: fail fast.
+     * Only this client's owners hold fields of this client, so its own holds tell, without asking Redis.
+     */
     @Override
     protected CompletableFuture<Void> beforeAcquire(long waitMillis, long ownerId) {
         if (waitMillis >= 0) {
-            return CompletableFuture.completedFuture(null);
+            return super.beforeAcquire(waitMillis, ownerId);
         }
         String reader = layout.ownerField(ownerId);
-        String writer = ownerField(ownerId);
-        return engine.replies()
-                .within(
-                        engine.calls().call(() -> engine.connector()
-                                .commands()
-                                .hmget(key, reader, writer)
-                                .toCompletableFuture()),
-                        name,
-                        "inspect",
-                        engine.replies().deadline())
-                .thenAccept(fields -> refuseUpgrade(fields, reader));
-    }
-
-    private void refuseUpgrade(List<KeyValue<String, String>> fields, String reader) {
-        boolean reads = fields.size() > 0 && fields.get(0).hasValue();
-        boolean writes = fields.size() > 1 && fields.get(1).hasValue();
-        if (reads && !writes) {
-            throw new IllegalMonitorStateException("Cannot lock the write lock of read-write lock '" + name
-                    + "': owner " + reader + " holds its read lock, and upgrading a read lock to the write lock is not"
-                    + " supported (it would wait forever); unlock the read lock first, or use tryLock with a wait");
+        boolean reads = engine.holds().get(key, reader) != null;
+        if (reads && engine.holds().get(key, ownerField(ownerId)) == null) {
+            return CompletableFuture.failedFuture(new IllegalMonitorStateException("Cannot lock the write lock of"
+                    + " read-write lock '" + name + "': owner " + reader + " holds its read lock, and upgrading a"
+                    + " read lock to the write lock is not supported (it would wait forever); unlock the read lock"
+                    + " first, or use tryLock with a wait"));
         }
+        return super.beforeAcquire(waitMillis, ownerId);
     }
 
     @Override
