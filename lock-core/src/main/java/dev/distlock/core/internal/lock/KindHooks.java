@@ -103,6 +103,14 @@ abstract class KindHooks extends LockOverloads {
     protected void acquisitionEnded(Acquisition call, boolean acquired, long leaseMillis) {}
 
     /**
+     * Returns the flag that tells a script how to announce on the lock's channels.
+     * @return {@code "s"} to use {@code SPUBLISH} (sharded pub/sub in a cluster), else {@code ""}
+     */
+    protected final String publishFlags() {
+        return engine.connector().shardedPubSub() ? "s" : "";
+    }
+
+    /**
      * Returns the owner field of this kind.
      * @param ownerId owner
      * @return field in the lock hash

@@ -23,9 +23,6 @@ import org.jspecify.annotations.Nullable;
  */
 public class RedisWriteLock extends AbstractRedisLock {
 
-    private final String channel;
-    private final String writers;
-
     /**
      * Creates the write side.
      * @param engine the client's engine
@@ -33,8 +30,6 @@ public class RedisWriteLock extends AbstractRedisLock {
      */
     public RedisWriteLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = layout.readWriteChannel();
-        this.writers = layout.writers();
     }
 
     @Override
@@ -76,7 +71,6 @@ public class RedisWriteLock extends AbstractRedisLock {
         long timeout = claimTimeoutMillis();
         return new WriteAcquire(
                         key,
-                        writers,
                         attempt.leaseMillis(),
                         ownerField(attempt.ownerId()),
                         attempt.waitMillis(),
@@ -87,16 +81,8 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = layout.unlockLatch(requestId);
         return new WriteRelease(
-                        key,
-                        channel,
-                        latch,
-                        UnlockSubscriptions.WAKE_ALL,
-                        leaseMillis,
-                        ownerField(ownerId),
-                        engine.unlockLatchMillis(),
-                        engine.connector().publishCommand())
+                        key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), publishFlags())
                 .run(engine.scripts());
     }
 
@@ -106,8 +92,8 @@ public class RedisWriteLock extends AbstractRedisLock {
         return withdrawWaiter(
                 () -> new WriteAbandon(
                                 key,
-                                writers,
-                                channel,
+                                layout.writers(),
+                                layout.readWriteChannel(),
                                 UnlockSubscriptions.WAKE_ALL,
                                 ownerField(ownerId),
                                 engine.connector().publishCommand())
@@ -124,14 +110,14 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected String wakeChannel(long ownerId) {
-        return channel;
+        return layout.readWriteChannel();
     }
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
         return new ReadWriteForceRelease(
                         key,
-                        channel,
+                        layout.readWriteChannel(),
                         UnlockSubscriptions.WAKE_ALL,
                         RedissonLayout.WRITE_MODE,
                         engine.connector().publishCommand())

@@ -169,8 +169,9 @@ public final class RedissonLayout {
 
     /**
      * Returns the unlock latch of one release request, which remembers its outcome so that a retry
-     * of a request whose reply was lost replays it.
-     * @param requestId the request id
+     * of a request whose reply was lost replays it. The release scripts name it themselves (the
+     * layout fragment), from the client id that starts the owner field and the request number.
+     * @param requestId the request id: {@code <client id>:<request number>}
      * @return {@code redisson_unlock_latch:{key}:<request id>}
      */
     public String unlockLatch(String requestId) {
