@@ -70,7 +70,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         // Only an owner this client knows to hold the lock can be re-entering; everyone else skips
         // the owner check. An acquisition whose reply was lost is then not mistaken for a re-entry.
         boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
-        String attemptId = attemptId(ownerId);
+        AttemptId attemptId = attemptId(ownerId);
         UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
         // Another attempt of this owner in flight may be granted first: count this one as a re-entry then,
         // so that Redis holds as many as the two callers are told. Else, a lost reply's hold is adopted.
@@ -114,8 +114,11 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         return toCaller;
     }
 
-    private String attemptId(long ownerId) {
-        return key + '\n' + ownerField(ownerId);
+    /** Which acquisitions {@link UncertainAcquisitions} tells apart: one lock key and owner field. */
+    private record AttemptId(String key, String ownerField) {}
+
+    private AttemptId attemptId(long ownerId) {
+        return new AttemptId(key, ownerField(ownerId));
     }
 
     @Override
