@@ -40,6 +40,8 @@ final class Acquisition {
     private @Nullable Long firstRefusal;
 
     private @Nullable Long token;
+    /** When the latest attempt was written: a grant's lease started in Redis after this. */
+    private volatile long lastAttemptSent;
 
     Acquisition(AbstractRedisLock lock, long waitMillis, long leaseMillis, long ownerId) {
         this.lock = lock;
@@ -140,6 +142,16 @@ final class Acquisition {
         }
         long byTimeout = now + engine.options().commandTimeout().toNanos();
         return Math.max(byTimeout, start + TimeUnit.MILLISECONDS.toNanos(waitMillis));
+    }
+
+    /** Notes that an attempt is being written now. */
+    void attemptSent() {
+        lastAttemptSent = System.nanoTime();
+    }
+
+    /** @return when the latest attempt was written ({@link System#nanoTime()}) */
+    long lastAttemptSent() {
+        return lastAttemptSent;
     }
 
     /** @param token the fencing token the granting attempt drew */

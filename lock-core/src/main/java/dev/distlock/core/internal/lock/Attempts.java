@@ -53,8 +53,8 @@ final class Attempts {
         long deadline = engine.replies().deadline();
         // A replica-synced attempt borrows a connection of its own, which may have to be opened.
         CompletableFuture<@Nullable Long> sent = sync.enabled()
-                ? engine.calls().offload(() -> sync.acquire(() -> lock.tryOnce(once)))
-                : engine.calls().call(() -> lock.tryOnce(once), connectBy, call::wanted);
+                ? engine.calls().offload(() -> sync.acquire(() -> tryOnce(once, call)))
+                : engine.calls().call(() -> tryOnce(once, call), connectBy, call::wanted);
         return engine.replies().within(sent, lock.name, "acquire", Math.max(deadline, connectBy));
     }
 
@@ -66,6 +66,12 @@ final class Attempts {
             return GRANTED;
         }
         return sync.confirm(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId));
+    }
+
+    /** Runs the kind's script, noting when: the lease of a grant is counted from the send. */
+    private CompletableFuture<@Nullable Long> tryOnce(Attempt once, Acquisition call) {
+        call.attemptSent();
+        return lock.tryOnce(once);
     }
 
     /** @return gives back a grant nobody will use (the caller cancelled as it came) */
