@@ -63,7 +63,8 @@ public final class LockContext {
     }
 
     /**
-     * Returns whether the lock is still held: {@code false} once a renewal or a check found it lost.
+     * Returns whether the lock is still held: {@code false} once a renewal or a check found it lost,
+     * and, for an explicit lease, once that lease has run out by the local clock.
      * @return whether still held
      */
     public boolean isHeld() {
