@@ -105,13 +105,19 @@ const Timeline = (() => {
     return Math.max(ends.length, 1);
   }
 
-  // Width of a text as the page draws it, measured in the SVG so that fonts and zoom are counted.
+  // Width of a text as the page draws it, measured in the SVG so that the font is counted; kept, as
+  // the page redraws every 250 ms with mostly the same names.
+  const widths = new Map();
   function textWidth(svg, text, cls) {
-    const probe = el('text', { x: 0, y: -50, class: cls }, svg);
-    probe.textContent = text;
-    const width = probe.getComputedTextLength();
-    probe.remove();
-    return width;
+    const key = cls + '|' + text;
+    if (!widths.has(key)) {
+      const probe = el('text', { x: 0, y: -50, class: cls }, svg);
+      probe.textContent = text;
+      widths.set(key, probe.getComputedTextLength());
+      probe.remove();
+      if (widths.size > 5000) widths.clear();
+    }
+    return widths.get(key);
   }
 
   // A lock name in lines no wider than px, broken after ':', '-', '.', '/' or '_' where it can be

@@ -17,10 +17,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Exactly one topology is used: a single server ({@link Builder#uri(String)}, the default
  * {@code redis://localhost:6379}), a Sentinel group ({@link Builder#sentinel(String, String...)})
  * or a Cluster ({@link Builder#cluster(String...)}).
- *
- * <p>This class is the options' public face and their documentation. What they configure lives in
- * two internal values, each with the rules that check it: where Redis is and how to reach it, and
- * how the client's locks behave; the listeners are kept here.
  */
 public final class LockClientOptions {
 
@@ -39,6 +35,9 @@ public final class LockClientOptions {
     /** Default longest delay between two attempts to reconnect a lost connection. */
     public static final Duration DEFAULT_RECONNECT_DELAY_MAX = Duration.ofSeconds(1);
 
+    // This class is the options' public face and their documentation. What they configure lives in
+    // two internal values, each with the rules that check it: where Redis is and how to reach it,
+    // and how the client's locks behave. Only the listeners are kept here.
     private final ConnectionSettings connection;
     private final LockSettings locks;
     private final List<LockListener> listeners;
