@@ -1,7 +1,6 @@
 package dev.distlock.spring.internal;
 
 import dev.distlock.spring.LockAcquisitionException;
-import dev.distlock.spring.LockContext;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -116,7 +115,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         if (hold == null) {
             return LockFailures.onFailure(lockMethod, request, target, args, false);
         }
-        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        CurrentLockContext.Frame previous =
+                CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         Object result;
         try {
             result = invocation.proceed();

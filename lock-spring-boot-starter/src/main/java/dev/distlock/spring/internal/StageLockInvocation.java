@@ -1,7 +1,6 @@
 package dev.distlock.spring.internal;
 
 import dev.distlock.core.RedisLock;
-import dev.distlock.spring.LockContext;
 import dev.distlock.spring.LockLeaseExpiredException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -87,7 +86,8 @@ final class StageLockInvocation {
             LockExecutor executor,
             CompletableFuture<@Nullable Object> out,
             AtomicReference<@Nullable CompletableFuture<?>> running) {
-        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        CurrentLockContext.Frame previous =
+                CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         CompletableFuture<Object> original;
         try {
             Object result = call.proceed();

@@ -40,6 +40,8 @@ final class Acquisition {
     private @Nullable Long firstRefusal;
 
     private @Nullable Long token;
+    /** When the latest attempt was written: a grant's lease started in Redis after this. */
+    private volatile long lastAttemptSent;
 
     Acquisition(AbstractRedisLock lock, long waitMillis, long leaseMillis, long ownerId) {
         this.lock = lock;
@@ -78,7 +80,17 @@ final class Acquisition {
             outcome.failed(engine.calls().closedException(lock.name, null));
             return result;
         }
-        engine.calls().call(() -> lock.beforeAcquire(waitMillis, ownerId)).whenComplete((ignored, failure) -> {
+        CompletableFuture<Void> check;
+        try {
+            check = lock.beforeAcquire(waitMillis, ownerId);
+        } catch (RuntimeException ex) {
+            check = CompletableFuture.failedFuture(ex);
+        }
+        if (check.isDone() && !check.isCompletedExceptionally()) {
+            firstAttempt();
+            return result;
+        }
+        check.whenComplete((ignored, failure) -> {
             if (failure != null) {
                 outcome.failed(Failures.cause(failure));
             } else {
@@ -130,6 +142,16 @@ final class Acquisition {
         }
         long byTimeout = now + engine.options().commandTimeout().toNanos();
         return Math.max(byTimeout, start + TimeUnit.MILLISECONDS.toNanos(waitMillis));
+    }
+
+    /** Notes that an attempt is being written now. */
+    void attemptSent() {
+        lastAttemptSent = System.nanoTime();
+    }
+
+    /** @return when the latest attempt was written ({@link System#nanoTime()}) */
+    long lastAttemptSent() {
+        return lastAttemptSent;
     }
 
     /** @param token the fencing token the granting attempt drew */
