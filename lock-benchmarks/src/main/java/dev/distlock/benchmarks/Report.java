@@ -35,7 +35,7 @@ final class Report {
             Map<String, CommandCounter.Cost> costs,
             Map<String, String> costNotes,
             Map<String, CommandCounter.Renewals> renewals,
-            Map<String, Map<String, Double>> interleaved,
+            Map<String, Map<String, Interleaved.Sample>> interleaved,
             Map<String, Double> inFlight,
             Setup setup,
             Baseline baseline) {
@@ -128,21 +128,41 @@ final class Report {
 
         if (!interleaved.isEmpty()) {
             md.append("\n### Cross-check: uncontended, libraries interleaved in one JVM\n\n");
-            md.append(
-                    "Fresh-key lock+unlock, libraries taking turns in 0.8 s rounds (rotating order), median of 5 rounds:"
-                            + " the ratios are less exposed to load that drifts between JMH forks.\n\n");
-            md.append("| Threads | Library | ops/s | x raw floor | x Redisson |\n|---|---|---:|---:|---:|\n");
-            interleaved.forEach((id, rates) -> rates.forEach((lib, rate) -> md.append("| ")
-                    .append(id.equals("A") ? "1 (A)" : "64 (C)")
-                    .append(" | ")
-                    .append(lib)
-                    .append(" | ")
-                    .append(String.format(Locale.ROOT, "%,.0f", rate))
-                    .append(" | ")
-                    .append(fixed(rate / rates.getOrDefault("raw", Double.NaN)))
-                    .append(" | ")
-                    .append(fixed(rate / rates.getOrDefault("redisson", Double.NaN)))
-                    .append(" |\n")));
+            md.append("Fresh-key lock+unlock, " + Interleaved.describe()
+                    + ": the ratios are less exposed to load that drifts between JMH forks. Per lock+unlock:"
+                    + " the client JVM's CPU time, the request bytes Redis read (`total_net_input_bytes`) and the"
+                    + " bytes allocated by all the client JVM's threads (`ThreadMXBean.getThreadAllocatedBytes`),"
+                    + " each the median over the rounds.\n\n");
+            md.append("| Threads | Library | ops/s | x raw floor | x Redisson | client CPU us/op | x floor |"
+                    + " request bytes/op | allocated bytes/op | x floor |\n"
+                    + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            interleaved.forEach((id, samples) -> {
+                Interleaved.Sample raw = samples.get("raw");
+                Interleaved.Sample redisson = samples.get("redisson");
+                samples.forEach((lib, sample) -> md.append("| ")
+                        .append(id.equals("A") ? "1 (A)" : id.substring(1) + " (" + id + ")")
+                        .append(" | ")
+                        .append(lib)
+                        .append(" | ")
+                        .append(String.format(Locale.ROOT, "%,.0f", sample.opsPerSecond()))
+                        .append(" | ")
+                        .append(fixed(sample.opsPerSecond() / (raw == null ? Double.NaN : raw.opsPerSecond())))
+                        .append(" | ")
+                        .append(fixed(
+                                sample.opsPerSecond() / (redisson == null ? Double.NaN : redisson.opsPerSecond())))
+                        .append(" | ")
+                        .append(String.format(Locale.ROOT, "%.0f", sample.cpuMicrosPerOp()))
+                        .append(" | ")
+                        .append(fixed(sample.cpuMicrosPerOp() / (raw == null ? Double.NaN : raw.cpuMicrosPerOp())))
+                        .append(" | ")
+                        .append(String.format(Locale.ROOT, "%.0f", sample.requestBytesPerOp()))
+                        .append(" | ")
+                        .append(String.format(Locale.ROOT, "%,.0f", sample.allocatedBytesPerOp()))
+                        .append(" | ")
+                        .append(fixed(
+                                sample.allocatedBytesPerOp() / (raw == null ? Double.NaN : raw.allocatedBytesPerOp())))
+                        .append(" |\n"));
+            });
         }
 
         AsyncReport.interleaved(md, inFlight);
@@ -177,7 +197,28 @@ final class Report {
                         ratio(d, floor(rows, d)),
                         ratioOf(d, floor(rows, d)) >= 0.9));
         interleavedTarget(
-                md, interleaved.get("A"), "A (interleaved cross-check): Distlock >= 0.9x raw floor", "raw", 0.9);
+                md, interleaved.get("A"), "A (interleaved cross-check): Distlock >= 0.95x raw floor", "raw", 0.95);
+        interleavedTarget(md, interleaved.get("C16"), "C16 (interleaved): Distlock >= 0.9x raw floor", "raw", 0.9);
+        for (String id : List.of("A", "C16")) {
+            costTarget(
+                    md,
+                    interleaved.get(id),
+                    id + " (interleaved): client CPU per lock+unlock <= 1.2x the floor's",
+                    Interleaved.Sample::cpuMicrosPerOp,
+                    1.2);
+        }
+        costTarget(
+                md,
+                interleaved.get("A"),
+                "A (interleaved): request bytes per lock+unlock within 15% of the floor's",
+                Interleaved.Sample::requestBytesPerOp,
+                1.15);
+        costTarget(
+                md,
+                interleaved.get("A"),
+                "A (interleaved): bytes allocated per lock+unlock <= 1.5x the floor's",
+                Interleaved.Sample::allocatedBytesPerOp,
+                1.5);
         CommandCounter.Cost lease = costs.get("distlock");
         CommandCounter.Cost watchdog = costs.get("distlock-watchdog");
         if (lease != null && watchdog != null) {
@@ -209,7 +250,7 @@ final class Report {
                     ratioOf(d, redisson(rows, d)) >= 2);
         });
         interleavedTarget(
-                md, interleaved.get("C64"), "C (64 threads, interleaved): Distlock >= 0.8x raw floor", "raw", 0.8);
+                md, interleaved.get("C64"), "C (64 threads, interleaved): Distlock >= 0.95x raw floor", "raw", 0.95);
         interleavedTarget(
                 md, interleaved.get("C64"), "C (64 threads, interleaved): Distlock >= 2x Redisson", "redisson", 2);
         if (lease != null) {
@@ -278,10 +319,28 @@ final class Report {
                 md.append("| ").append(lib).append(" | failed: ").append(note).append(" | | | | | | |\n"));
     }
 
+    private static void costTarget(
+            StringBuilder md,
+            Map<String, Interleaved.Sample> samples,
+            String target,
+            java.util.function.ToDoubleFunction<Interleaved.Sample> cost,
+            double bound) {
+        if (samples != null && samples.containsKey("distlock") && samples.containsKey("raw")) {
+            double distlock = cost.applyAsDouble(samples.get("distlock"));
+            double raw = cost.applyAsDouble(samples.get("raw"));
+            target(
+                    md,
+                    target,
+                    String.format(Locale.ROOT, "%,.0f vs %,.0f (%sx)", distlock, raw, fixed(distlock / raw)),
+                    distlock <= bound * raw);
+        }
+    }
+
     private static void interleavedTarget(
-            StringBuilder md, Map<String, Double> rates, String target, String base, double bound) {
+            StringBuilder md, Map<String, Interleaved.Sample> rates, String target, String base, double bound) {
         if (rates != null && rates.containsKey("distlock") && rates.containsKey(base)) {
-            double ratio = rates.get("distlock") / rates.get(base);
+            double ratio =
+                    rates.get("distlock").opsPerSecond() / rates.get(base).opsPerSecond();
             target(md, target, fixed(ratio), ratio >= bound);
         }
     }

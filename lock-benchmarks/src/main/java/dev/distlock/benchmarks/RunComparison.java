@@ -210,14 +210,14 @@ public final class RunComparison {
                 }
             }
 
-            Map<String, Map<String, Double>> interleaved = new LinkedHashMap<>();
-            for (String id : List.of("A", "C64")) {
+            Map<String, Map<String, Interleaved.Sample>> interleaved = new LinkedHashMap<>();
+            List<String> interleavedLibs =
+                    List.of(System.getProperty("distlock.bench.interleaved.libs", "raw,distlock,redisson,spring-spin")
+                            .split(","));
+            for (String id : List.of("A", "C16", "C64")) {
                 if (only.isEmpty() || only.contains("I")) {
-                    int threads = id.equals("A") ? 1 : 64;
-                    interleaved.put(
-                            id,
-                            new Interleaved(port)
-                                    .uncontended(threads, List.of("raw", "distlock", "redisson", "spring-spin")));
+                    int threads = id.equals("A") ? 1 : Integer.parseInt(id.substring(1));
+                    interleaved.put(id, new Interleaved(port).uncontended(threads, interleavedLibs));
                     System.out.println("interleaved " + id + ": " + interleaved.get(id));
                 }
             }

@@ -1,45 +1,46 @@
 -- Releases one hold of a fair lock; on the last one, tells only the queue head, on its own channel.
--- KEYS[1] lock key
--- KEYS[2] queue
--- KEYS[3] deadlines
--- KEYS[4] waiter channel prefix
--- KEYS[5] unlock latch: of this request
--- ARGV[1] wake-up message
--- ARGV[2] lease in ms: kept while holds remain
--- ARGV[3] owner field
+-- KEYS[1] lock key: its queue, its zset of queued owner to deadline, its waiters' channels and the
+--         unlock latch of this request are named from it
+-- ARGV[1] lease in ms: kept while holds remain
+-- ARGV[2] owner field
+-- ARGV[3] request number: this client's count of release requests, which names the latch
 -- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
--- ARGV[5] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
+-- ARGV[5] publish flags: 's' to announce with SPUBLISH (sharded pub/sub) rather than PUBLISH
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
+--! include layout
 --! include announce
 --! include unlock-latch
 --! include server-clock
-local replayed, previous = latch_replay(KEYS[5])
+local queue = companion('redisson_lock_queue', KEYS[1])
+local deadlines = companion('redisson_lock_timeout', KEYS[1])
+local latch = unlock_latch(KEYS[1], ARGV[2], ARGV[3])
+local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
 end
 local function release()
     local now = server_now()
-    for _, dead in ipairs(redis.call('zrangebyscore', KEYS[3], '-inf', now)) do
-        redis.call('zrem', KEYS[3], dead)
-        redis.call('lrem', KEYS[2], 0, dead)
+    for _, dead in ipairs(redis.call('zrangebyscore', deadlines, '-inf', now)) do
+        redis.call('zrem', deadlines, dead)
+        redis.call('lrem', queue, 0, dead)
     end
 
     local function wakeHead()
-        local head = redis.call('lindex', KEYS[2], 0)
+        local head = redis.call('lindex', queue, 0)
         if head then
-            announce(ARGV[5], KEYS[4] .. ':' .. head, ARGV[1])
+            announce(publisher(ARGV[5]), companion('redisson_lock__channel', KEYS[1]) .. ':' .. head, '0')
         end
     end
 
-    if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
+    if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
         if redis.call('exists', KEYS[1]) == 0 then
             -- The lock expired: the head may be parked until a release it would otherwise never see.
             wakeHead()
         end
         return nil
     end
-    if redis.call('hincrby', KEYS[1], ARGV[3], -1) > 0 then
-        redis.call('pexpire', KEYS[1], ARGV[2])
+    if redis.call('hincrby', KEYS[1], ARGV[2], -1) > 0 then
+        redis.call('pexpire', KEYS[1], ARGV[1])
         return 0
     end
     redis.call('del', KEYS[1])
@@ -47,4 +48,4 @@ local function release()
     return 1
 end
 
-return latch_record(KEYS[5], release(), ARGV[4])
+return latch_record(latch, release(), ARGV[4])

@@ -7,6 +7,7 @@
 -- ARGV[3] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
 -- Returns 1 when a lock was deleted, else 0.
 --! include announce
+--! include layout
 --! include rw-holds
 local key = KEYS[1]
 if redis.call('hget', key, 'mode') ~= ARGV[2] then

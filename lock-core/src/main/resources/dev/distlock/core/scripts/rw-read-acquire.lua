@@ -2,14 +2,14 @@
 -- field mode = read/write and owner -> hold count; hold n of an owner has its own lease as the TTL of
 -- {key}:<owner>:rwlock_timeout:<n>. Writers that wait are recorded in a zset (owner -> deadline), and
 -- while one is recorded new readers stay out, so a stream of readers cannot starve writers.
--- KEYS[1] lock key
--- KEYS[2] waiting writers
+-- KEYS[1] lock key: its zset of waiting writers, distlock_rwlock_writers:{key}, is named from it
 -- ARGV[1] lease in ms
--- ARGV[2] reader field: the caller's owner field as a reader
--- ARGV[3] writer field: the same owner's field as a writer
+-- ARGV[2] reader field: the caller's owner field as a reader (its writer field adds ':write')
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
+--! include layout
 --! include server-clock
 --! include rw-holds
+local writers = companion('distlock_rwlock_writers', KEYS[1])
 local now = server_now()
 local key = KEYS[1]
 local base = hash_tagged(key)
@@ -22,13 +22,13 @@ if mode == 'read' then
         mode = false
     end
 end
-redis.call('zremrangebyscore', KEYS[2], '-inf', now)
+redis.call('zremrangebyscore', writers, '-inf', now)
 
 local reader = ARGV[2]
-local writer = mode == 'write' and redis.call('hexists', key, ARGV[3]) == 1
+local writer = mode == 'write' and redis.call('hexists', key, ARGV[2] .. ':write') == 1
 if mode == false or mode == 'read' or writer then
     local reentry = redis.call('hexists', key, reader) == 1
-    if writer or reentry or redis.call('zcard', KEYS[2]) == 0 then
+    if writer or reentry or redis.call('zcard', writers) == 0 then
         if mode == false then
             redis.call('hset', key, 'mode', 'read')
         end
@@ -40,7 +40,7 @@ if mode == false or mode == 'read' or writer then
     end
     -- A writer is waiting: park until the holders' leases end or the earliest writer claim lapses.
     local ttl = redis.call('pttl', key)
-    local first = redis.call('zrange', KEYS[2], 0, 0, 'withscores')
+    local first = redis.call('zrange', writers, 0, 0, 'withscores')
     local claim = math.max(1, tonumber(first[2]) - now + 1)
     if ttl >= 0 then
         return math.min(math.max(ttl, 1), claim)

@@ -1,16 +1,16 @@
 -- Releases one read hold (the newest) of an owner and recomputes the lock's TTL from the holds left.
--- KEYS[1] lock key
--- KEYS[2] read-write channel
--- KEYS[3] unlock latch: of this request
--- ARGV[1] wake-all message
--- ARGV[2] reader field
+-- KEYS[1] lock key: its read-write channel and the unlock latch of this request are named from it
+-- ARGV[1] reader field
+-- ARGV[2] request number: this client's count of release requests, which names the latch
 -- ARGV[3] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
--- ARGV[4] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
+-- ARGV[4] publish flags: 's' to announce with SPUBLISH (sharded pub/sub) rather than PUBLISH
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
+--! include layout
 --! include announce
 --! include unlock-latch
 --! include rw-holds
-local replayed, previous = latch_replay(KEYS[3])
+local latch = unlock_latch(KEYS[1], ARGV[1], ARGV[2])
+local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
 end
@@ -18,7 +18,7 @@ local function release()
     local key = KEYS[1]
     local base = hash_tagged(key)
 
-    local reader = ARGV[2]
+    local reader = ARGV[1]
     local count = tonumber(redis.call('hget', key, reader))
     if not count then
         return nil
@@ -37,7 +37,7 @@ local function release()
         if redis.call('hget', key, 'mode') == 'read' then
             if redis.call('hlen', key) <= 1 then
                 redis.call('del', key)
-                announce(ARGV[4], KEYS[2], ARGV[1])
+                announce(publisher(ARGV[4]), companion('redisson_rwlock', KEYS[1]), '1')
             elseif longest > 0 then
                 redis.call('pexpire', key, longest)
             end
@@ -55,7 +55,7 @@ local function release()
     if mode == 'read' then
         if redis.call('hlen', key) <= 1 then
             redis.call('del', key)
-            announce(ARGV[4], KEYS[2], ARGV[1])
+            announce(publisher(ARGV[4]), companion('redisson_rwlock', KEYS[1]), '1')
         elseif longest > 0 then
             redis.call('pexpire', key, longest)
         end
@@ -66,4 +66,4 @@ local function release()
     return 0
 end
 
-return latch_record(KEYS[3], release(), ARGV[3])
+return latch_record(latch, release(), ARGV[3])

@@ -5,6 +5,7 @@
 -- Returns a list: 1 where the owner still held a live read lock (renewed), 0 where it did not, -1
 -- where the key could not be read (e.g. WRONGTYPE): unknown, retried by the client rather than
 -- declared lost, and never failing the renewal of the other holds.
+--! include layout
 --! include rw-holds
 local renewed = {}
 for i, key in ipairs(KEYS) do

@@ -1,16 +1,17 @@
 -- Takes (or re-enters) the write side of a read-write lock. A refused writer that is prepared to wait
 -- records a claim (owner -> deadline, server clock) that keeps new readers out until it gets the lock,
 -- gives up, or stops renewing the claim (died).
--- KEYS[1] lock key
--- KEYS[2] waiting writers
+-- KEYS[1] lock key: its zset of waiting writers, distlock_rwlock_writers:{key}, is named from it
 -- ARGV[1] lease in ms
 -- ARGV[2] writer field
 -- ARGV[3] remaining wait in ms: the caller's (0: no claim)
 -- ARGV[4] claim timeout in ms
 -- ARGV[5] longest park in ms
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
+--! include layout
 --! include server-clock
 --! include rw-holds
+local writers = companion('distlock_rwlock_writers', KEYS[1])
 local now = server_now()
 local key = KEYS[1]
 local base = hash_tagged(key)
@@ -25,12 +26,12 @@ if mode == 'read' then
         mode = false
     end
 end
-redis.call('zremrangebyscore', KEYS[2], '-inf', now)
+redis.call('zremrangebyscore', writers, '-inf', now)
 
 if mode == false then
     redis.call('hset', key, 'mode', 'write', writer, 1)
     redis.call('pexpire', key, lease)
-    redis.call('zrem', KEYS[2], writer)
+    redis.call('zrem', writers, writer)
     return nil
 end
 if mode == 'write' and redis.call('hexists', key, writer) == 1 then
@@ -44,8 +45,8 @@ local ttl = redis.call('pttl', key)
 if tonumber(ARGV[3]) == 0 then
     return ttl
 end
-redis.call('zadd', KEYS[2], now + tonumber(ARGV[4]), writer)
-redis.call('pexpire', KEYS[2], ARGV[4])
+redis.call('zadd', writers, now + tonumber(ARGV[4]), writer)
+redis.call('pexpire', writers, ARGV[4])
 local park = tonumber(ARGV[5])
 if ttl >= 0 then
     -- A lease about to end (0 ms left) means "try again now", not "park the full interval".

@@ -1,19 +1,19 @@
 -- Releases one write hold. On the last one the lock is deleted, or, if the writer still holds read
 -- locks (downgrade), turned into a read lock whose TTL is that of the remaining read holds. Either way
 -- every waiter is woken: readers can now enter.
--- KEYS[1] lock key
--- KEYS[2] read-write channel
--- KEYS[3] unlock latch: of this request
--- ARGV[1] wake-all message
--- ARGV[2] lease in ms: kept while write holds remain
--- ARGV[3] writer field
+-- KEYS[1] lock key: its read-write channel and the unlock latch of this request are named from it
+-- ARGV[1] lease in ms: kept while write holds remain
+-- ARGV[2] writer field
+-- ARGV[3] request number: this client's count of release requests, which names the latch
 -- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
--- ARGV[5] publish command: PUBLISH, or SPUBLISH for sharded pub/sub
+-- ARGV[5] publish flags: 's' to announce with SPUBLISH (sharded pub/sub) rather than PUBLISH
 -- Returns nil when the owner holds no write lock, 0 when write holds remain, 1 when it holds none.
+--! include layout
 --! include announce
 --! include unlock-latch
 --! include rw-holds
-local replayed, previous = latch_replay(KEYS[3])
+local latch = unlock_latch(KEYS[1], ARGV[2], ARGV[3])
+local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
 end
@@ -21,12 +21,12 @@ local function release()
     local key = KEYS[1]
     local base = hash_tagged(key)
 
-    local writer = ARGV[3]
+    local writer = ARGV[2]
     if redis.call('hget', key, 'mode') ~= 'write' or redis.call('hexists', key, writer) == 0 then
         return nil
     end
     if redis.call('hincrby', key, writer, -1) > 0 then
-        redis.call('pexpire', key, math.max(tonumber(ARGV[2]), sweep(key, base)))
+        redis.call('pexpire', key, math.max(tonumber(ARGV[1]), sweep(key, base)))
         return 0
     end
     redis.call('hdel', key, writer)
@@ -39,8 +39,8 @@ local function release()
             redis.call('pexpire', key, longest)
         end
     end
-    announce(ARGV[5], KEYS[2], ARGV[1])
+    announce(publisher(ARGV[5]), companion('redisson_rwlock', KEYS[1]), '1')
     return 1
 end
 
-return latch_record(KEYS[3], release(), ARGV[4])
+return latch_record(latch, release(), ARGV[4])

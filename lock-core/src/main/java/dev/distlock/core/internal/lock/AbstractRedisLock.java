@@ -164,7 +164,9 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
 
     @Override
     public boolean forceUnlock() {
-        boolean deleted = engine.replies().await(engine.calls().call(this::forceRelease), name, "force-unlock");
+        long deadline = engine.replies().deadlineOnceConnected(name, "force-unlock");
+        boolean deleted =
+                engine.replies().await(engine.calls().call(this::forceRelease), name, "force-unlock", deadline);
         if (deleted) {
             // Only then: a read-write lock's read side refuses to delete a write-locked hash, whose holds live on.
             // This client's owners of the lock still believe they hold it: they lose their leases now, as

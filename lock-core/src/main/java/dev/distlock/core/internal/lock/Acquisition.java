@@ -78,7 +78,17 @@ final class Acquisition {
             outcome.failed(engine.calls().closedException(lock.name, null));
             return result;
         }
-        engine.calls().call(() -> lock.beforeAcquire(waitMillis, ownerId)).whenComplete((ignored, failure) -> {
+        CompletableFuture<Void> check;
+        try {
+            check = lock.beforeAcquire(waitMillis, ownerId);
+        } catch (RuntimeException ex) {
+            check = CompletableFuture.failedFuture(ex);
+        }
+        if (check.isDone() && !check.isCompletedExceptionally()) {
+            firstAttempt();
+            return result;
+        }
+        check.whenComplete((ignored, failure) -> {
             if (failure != null) {
                 outcome.failed(Failures.cause(failure));
             } else {

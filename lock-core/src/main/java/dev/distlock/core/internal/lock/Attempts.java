@@ -11,6 +11,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class Attempts {
 
+    /** What a granted attempt completes with when no replicas need to confirm it. */
+    private static final CompletableFuture<@Nullable Long> GRANTED = CompletableFuture.completedFuture(null);
+
     private final AbstractRedisLock lock;
     private final LockEngine engine;
     private final long ownerId;
@@ -38,19 +41,31 @@ final class Attempts {
         Attempt once = new Attempt(lease, ownerId, waitLeft, waiting, call);
         // While the client reconnects, the attempt waits for the connection as long as its caller waits.
         long connectBy = call.connectBy();
-        return engine.calls()
-                .connected(lock.name, "acquire", connectBy, call::wanted)
-                .thenCompose(connected -> {
-                    long deadline = engine.replies().deadline();
-                    // A replica-synced attempt borrows a connection of its own, which may have to be opened.
-                    CompletableFuture<@Nullable Long> sent = sync.enabled()
-                            ? engine.calls().offload(() -> sync.acquire(() -> lock.tryOnce(once)))
-                            : engine.calls().call(() -> lock.tryOnce(once), connectBy, call::wanted);
-                    return engine.replies().within(sent, lock.name, "acquire", Math.max(deadline, connectBy));
-                })
-                .thenCompose(ttl -> ttl != null
-                        ? CompletableFuture.completedFuture(sync.refused(ttl))
-                        : sync.confirm(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId)));
+        CompletableFuture<@Nullable Long> sent = engine.connector().commandsReady()
+                ? sendConnected(once, connectBy, call)
+                : engine.calls()
+                        .connected(lock.name, "acquire", connectBy, call::wanted)
+                        .thenCompose(connected -> sendConnected(once, connectBy, call));
+        return sent.thenCompose(this::confirm);
+    }
+
+    private CompletableFuture<@Nullable Long> sendConnected(Attempt once, long connectBy, Acquisition call) {
+        long deadline = engine.replies().deadline();
+        // A replica-synced attempt borrows a connection of its own, which may have to be opened.
+        CompletableFuture<@Nullable Long> sent = sync.enabled()
+                ? engine.calls().offload(() -> sync.acquire(() -> lock.tryOnce(once)))
+                : engine.calls().call(() -> lock.tryOnce(once), connectBy, call::wanted);
+        return engine.replies().within(sent, lock.name, "acquire", Math.max(deadline, connectBy));
+    }
+
+    private CompletableFuture<@Nullable Long> confirm(@Nullable Long ttl) {
+        if (ttl != null) {
+            return CompletableFuture.completedFuture(sync.refused(ttl));
+        }
+        if (!sync.enabled()) {
+            return GRANTED;
+        }
+        return sync.confirm(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId));
     }
 
     /** @return gives back a grant nobody will use (the caller cancelled as it came) */

@@ -26,10 +26,6 @@ import org.jspecify.annotations.Nullable;
  */
 public class FairRedisLock extends AbstractRedisLock {
 
-    private final String queue;
-    private final String deadlines;
-    private final String channelPrefix;
-
     /**
      * Creates the lock.
      * @param engine the client's engine
@@ -37,9 +33,6 @@ public class FairRedisLock extends AbstractRedisLock {
      */
     public FairRedisLock(LockEngine engine, String name) {
         super(engine, name);
-        this.queue = layout.queue();
-        this.deadlines = layout.deadlines();
-        this.channelPrefix = layout.channel();
     }
 
     @Override
@@ -56,33 +49,19 @@ public class FairRedisLock extends AbstractRedisLock {
         long timeout = waiterTimeoutMillis();
         return new FairAcquire(
                         key,
-                        queue,
-                        deadlines,
-                        channelPrefix,
                         attempt.leaseMillis(),
                         ownerField(attempt.ownerId()),
                         attempt.waitMillis(),
                         timeout,
                         Math.max(1, timeout / 3),
-                        UnlockSubscriptions.WAKE_ONE,
-                        engine.connector().publishCommand())
+                        publishFlags())
                 .run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = layout.unlockLatch(requestId);
         return new FairRelease(
-                        key,
-                        queue,
-                        deadlines,
-                        channelPrefix,
-                        latch,
-                        UnlockSubscriptions.WAKE_ONE,
-                        leaseMillis,
-                        ownerField(ownerId),
-                        engine.unlockLatchMillis(),
-                        engine.connector().publishCommand())
+                        key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), publishFlags())
                 .run(engine.scripts());
     }
 
@@ -92,9 +71,9 @@ public class FairRedisLock extends AbstractRedisLock {
         return withdrawWaiter(
                 () -> new FairAbandon(
                                 key,
-                                queue,
-                                deadlines,
-                                channelPrefix,
+                                layout.queue(),
+                                layout.deadlines(),
+                                layout.channel(),
                                 UnlockSubscriptions.WAKE_ONE,
                                 ownerField(ownerId),
                                 waiterTimeoutMillis(),
@@ -119,9 +98,9 @@ public class FairRedisLock extends AbstractRedisLock {
     protected CompletableFuture<Boolean> forceRelease() {
         return new FairForceRelease(
                         key,
-                        queue,
-                        deadlines,
-                        channelPrefix,
+                        layout.queue(),
+                        layout.deadlines(),
+                        layout.channel(),
                         UnlockSubscriptions.WAKE_ONE,
                         engine.connector().publishCommand())
                 .run(engine.scripts())

@@ -21,8 +21,6 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     private static final Logger log = LoggerFactory.getLogger(FencedRedisLock.class);
 
-    private final String tokenKey;
-
     /**
      * Creates the lock.
      * @param engine the client's engine
@@ -30,7 +28,6 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
      */
     public FencedRedisLock(LockEngine engine, String name) {
         super(engine, name);
-        this.tokenKey = layout.token();
     }
 
     @Override
@@ -54,7 +51,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
         long leaseMillis = attempt.leaseMillis();
         long ownerId = attempt.ownerId();
         CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
-        new FencedAcquire(key, tokenKey, leaseMillis, ownerField(ownerId))
+        new FencedAcquire(key, leaseMillis, ownerField(ownerId))
                 .run(engine.scripts())
                 .whenComplete((reply, failure) -> {
                     if (failure != null) {
@@ -138,14 +135,16 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     public long getToken() {
+        long deadline = engine.replies().deadlineOnceConnected(name, "read the token of");
         String token = engine.replies()
                 .await(
                         engine.calls().call(() -> engine.connector()
                                 .commands()
-                                .get(tokenKey)
+                                .get(layout.token())
                                 .toCompletableFuture()),
                         name,
-                        "read the token of");
+                        "read the token of",
+                        deadline);
         return token == null ? 0 : Long.parseLong(token);
     }
 }

@@ -70,14 +70,18 @@ abstract class KindHooks extends LockOverloads {
         return engine.subscriptions().join(wakeChannel(ownerId));
     }
 
+    /** What {@link #beforeAcquire} answers when the call may go ahead. */
+    private static final CompletableFuture<Void> MAY_GO_AHEAD = CompletableFuture.completedFuture(null);
+
     /**
-     * Checks, before the first attempt, that the call can ever succeed.
+     * Checks, before the first attempt, that the call can ever succeed. Runs on the caller's thread
+     * and answers from what this client knows: it is on every acquisition's path.
      * @param waitMillis the caller's wait
      * @param ownerId owner
      * @return completes when the call may go ahead; fails with what to report otherwise
      */
     protected CompletableFuture<Void> beforeAcquire(long waitMillis, long ownerId) {
-        return CompletableFuture.completedFuture(null);
+        return MAY_GO_AHEAD;
     }
 
     /**
@@ -97,6 +101,14 @@ abstract class KindHooks extends LockOverloads {
      * @param leaseMillis its lease, {@code -1} for the watchdog
      */
     protected void acquisitionEnded(Acquisition call, boolean acquired, long leaseMillis) {}
+
+    /**
+     * Returns the flag that tells a script how to announce on the lock's channels.
+     * @return {@code "s"} to use {@code SPUBLISH} (sharded pub/sub in a cluster), else {@code ""}
+     */
+    protected final String publishFlags() {
+        return engine.connector().shardedPubSub() ? "s" : "";
+    }
 
     /**
      * Returns the owner field of this kind.

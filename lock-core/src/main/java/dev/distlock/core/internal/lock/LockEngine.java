@@ -24,6 +24,8 @@ public final class LockEngine implements AutoCloseable {
     private static final Duration CHANNEL_LINGER = Duration.ofSeconds(10);
 
     private final String clientId = UUID.randomUUID().toString();
+    private final OwnerFields ownerFields = new OwnerFields(clientId);
+    private final String listingSlackText;
     private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
     private final LockClientOptions options;
     private final RedisConnector connector;
@@ -44,6 +46,8 @@ public final class LockEngine implements AutoCloseable {
      */
     public LockEngine(LockClientOptions options) {
         this.options = options;
+        this.listingSlackText =
+                Long.toString(1000 + 2 * options.commandTimeout().toMillis());
         this.connector = RedisConnectors.create(options);
         this.cluster = !options.clusterNodes().isEmpty();
         this.scripts = new ScriptExecutor(connector::commands, connector::commandFailed);
@@ -69,13 +73,23 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * Returns a new unlock request id, unique across clients while a latch lives. Not
-     * {@link UUID#randomUUID()}: its secure random source reads a device file, a blocking call on
-     * the non-blocking threads that unlock asynchronously.
-     * @return the request id
+     * Returns a new unlock request number. The release scripts name the request's latch from it and
+     * from the client id that starts the owner field ({@code <client id>:<n>}), unique across clients
+     * while a latch lives. Not {@link UUID#randomUUID()}: its secure random source reads a device file,
+     * a blocking call on the non-blocking threads that unlock asynchronously.
+     * @return the request number
      */
     public String newRequestId() {
-        return clientId + ":" + requests.incrementAndGet();
+        return Long.toString(requests.incrementAndGet());
+    }
+
+    /**
+     * Returns how long a reentrant lock's listing of this client as waiting outlives the holder's
+     * lease: long enough for the next attempt.
+     * @return the slack in ms, as the script receives it
+     */
+    public String listingSlackText() {
+        return listingSlackText;
     }
 
     /** @return this client's UUID */
@@ -99,7 +113,7 @@ public final class LockEngine implements AutoCloseable {
      * @return the layout, every key and channel of a lock in one slot on a cluster
      */
     public RedissonLayout layout(String key) {
-        return RedissonLayout.of(key, cluster, clientId);
+        return RedissonLayout.of(key, cluster, ownerFields);
     }
 
     /** @return the script runner */
@@ -169,7 +183,7 @@ public final class LockEngine implements AutoCloseable {
      * @return the owner field
      */
     public String ownerField(long ownerId) {
-        return RedissonLayout.ownerField(clientId, ownerId);
+        return ownerFields.field(ownerId);
     }
 
     /**

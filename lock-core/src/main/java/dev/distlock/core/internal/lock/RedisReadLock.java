@@ -21,9 +21,6 @@ import org.jspecify.annotations.Nullable;
  */
 public class RedisReadLock extends AbstractRedisLock {
 
-    private final String channel;
-    private final String writers;
-
     /**
      * Creates the read side.
      * @param engine the client's engine
@@ -31,8 +28,6 @@ public class RedisReadLock extends AbstractRedisLock {
      */
     public RedisReadLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = layout.readWriteChannel();
-        this.writers = layout.writers();
     }
 
     @Override
@@ -42,26 +37,12 @@ public class RedisReadLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
-        return new ReadAcquire(
-                        key,
-                        writers,
-                        attempt.leaseMillis(),
-                        ownerField(attempt.ownerId()),
-                        layout.writerField(attempt.ownerId()))
-                .run(engine.scripts());
+        return new ReadAcquire(key, attempt.leaseMillis(), ownerField(attempt.ownerId())).run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = layout.unlockLatch(requestId);
-        return new ReadRelease(
-                        key,
-                        channel,
-                        latch,
-                        UnlockSubscriptions.WAKE_ALL,
-                        ownerField(ownerId),
-                        engine.unlockLatchMillis(),
-                        engine.connector().publishCommand())
+        return new ReadRelease(key, ownerField(ownerId), requestId, engine.unlockLatchMillis(), publishFlags())
                 .run(engine.scripts());
     }
 
@@ -72,14 +53,14 @@ public class RedisReadLock extends AbstractRedisLock {
 
     @Override
     protected String wakeChannel(long ownerId) {
-        return channel;
+        return layout.readWriteChannel();
     }
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
         return new ReadWriteForceRelease(
                         key,
-                        channel,
+                        layout.readWriteChannel(),
                         UnlockSubscriptions.WAKE_ALL,
                         RedissonLayout.READ_MODE,
                         engine.connector().publishCommand())

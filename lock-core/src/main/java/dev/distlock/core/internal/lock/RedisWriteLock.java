@@ -8,8 +8,6 @@ import dev.distlock.core.internal.script.Scripts;
 import dev.distlock.core.internal.script.WriteAbandon;
 import dev.distlock.core.internal.script.WriteAcquire;
 import dev.distlock.core.internal.script.WriteRelease;
-import io.lettuce.core.KeyValue;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -25,9 +23,6 @@ import org.jspecify.annotations.Nullable;
  */
 public class RedisWriteLock extends AbstractRedisLock {
 
-    private final String channel;
-    private final String writers;
-
     /**
      * Creates the write side.
      * @param engine the client's engine
@@ -35,8 +30,6 @@ public class RedisWriteLock extends AbstractRedisLock {
      */
     public RedisWriteLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = layout.readWriteChannel();
-        this.writers = layout.writers();
     }
 
     @Override
@@ -53,34 +46,24 @@ public class RedisWriteLock extends AbstractRedisLock {
         return engine.options().fairLockWaitTimeout().toMillis();
     }
 
-    /** Waiting forever for the write lock while holding the read lock would never end: fail fast. */
+    /**
+     * Waiting forever for the write lock while holding the read lock would never end: fail fast.
+     * Only this client's owners hold fields of this client, so its own holds tell, without asking Redis.
+     */
     @Override
     protected CompletableFuture<Void> beforeAcquire(long waitMillis, long ownerId) {
         if (waitMillis >= 0) {
-            return CompletableFuture.completedFuture(null);
+            return super.beforeAcquire(waitMillis, ownerId);
         }
         String reader = layout.ownerField(ownerId);
-        String writer = ownerField(ownerId);
-        return engine.replies()
-                .within(
-                        engine.calls().call(() -> engine.connector()
-                                .commands()
-                                .hmget(key, reader, writer)
-                                .toCompletableFuture()),
-                        name,
-                        "inspect",
-                        engine.replies().deadline())
-                .thenAccept(fields -> refuseUpgrade(fields, reader));
-    }
-
-    private void refuseUpgrade(List<KeyValue<String, String>> fields, String reader) {
-        boolean reads = fields.size() > 0 && fields.get(0).hasValue();
-        boolean writes = fields.size() > 1 && fields.get(1).hasValue();
-        if (reads && !writes) {
-            throw new IllegalMonitorStateException("Cannot lock the write lock of read-write lock '" + name
-                    + "': owner " + reader + " holds its read lock, and upgrading a read lock to the write lock is not"
-                    + " supported (it would wait forever); unlock the read lock first, or use tryLock with a wait");
+        boolean reads = engine.holds().get(key, reader) != null;
+        if (reads && engine.holds().get(key, ownerField(ownerId)) == null) {
+            return CompletableFuture.failedFuture(new IllegalMonitorStateException("Cannot lock the write lock of"
+                    + " read-write lock '" + name + "': owner " + reader + " holds its read lock, and upgrading a"
+                    + " read lock to the write lock is not supported (it would wait forever); unlock the read lock"
+                    + " first, or use tryLock with a wait"));
         }
+        return super.beforeAcquire(waitMillis, ownerId);
     }
 
     @Override
@@ -88,7 +71,6 @@ public class RedisWriteLock extends AbstractRedisLock {
         long timeout = claimTimeoutMillis();
         return new WriteAcquire(
                         key,
-                        writers,
                         attempt.leaseMillis(),
                         ownerField(attempt.ownerId()),
                         attempt.waitMillis(),
@@ -99,16 +81,8 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = layout.unlockLatch(requestId);
         return new WriteRelease(
-                        key,
-                        channel,
-                        latch,
-                        UnlockSubscriptions.WAKE_ALL,
-                        leaseMillis,
-                        ownerField(ownerId),
-                        engine.unlockLatchMillis(),
-                        engine.connector().publishCommand())
+                        key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), publishFlags())
                 .run(engine.scripts());
     }
 
@@ -118,8 +92,8 @@ public class RedisWriteLock extends AbstractRedisLock {
         return withdrawWaiter(
                 () -> new WriteAbandon(
                                 key,
-                                writers,
-                                channel,
+                                layout.writers(),
+                                layout.readWriteChannel(),
                                 UnlockSubscriptions.WAKE_ALL,
                                 ownerField(ownerId),
                                 engine.connector().publishCommand())
@@ -136,14 +110,14 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected String wakeChannel(long ownerId) {
-        return channel;
+        return layout.readWriteChannel();
     }
 
     @Override
     protected CompletableFuture<Boolean> forceRelease() {
         return new ReadWriteForceRelease(
                         key,
-                        channel,
+                        layout.readWriteChannel(),
                         UnlockSubscriptions.WAKE_ALL,
                         RedissonLayout.WRITE_MODE,
                         engine.connector().publishCommand())

@@ -42,13 +42,12 @@ public final class RedissonLayout {
     public static final String WRITE_MODE = "write";
 
     private final String key;
-    private final String base;
-    private final String clientId;
+    private final OwnerFields owners;
+    private @Nullable String base;
 
-    private RedissonLayout(String key, String clientId) {
+    private RedissonLayout(String key, OwnerFields owners) {
         this.key = key;
-        this.base = key.indexOf('{') < 0 ? "{" + key + "}" : key;
-        this.clientId = clientId;
+        this.owners = owners;
     }
 
     /**
@@ -59,7 +58,18 @@ public final class RedissonLayout {
      * @return the layout
      */
     public static RedissonLayout of(String key, boolean cluster, String clientId) {
-        return new RedissonLayout(cluster ? clusterKey(key) : key, clientId);
+        return of(key, cluster, new OwnerFields(clientId));
+    }
+
+    /**
+     * Describes the layout of one lock key as one client sees it, with the client's owner fields.
+     * @param key the lock key (key prefix plus lock name)
+     * @param cluster whether the client talks to a Redis Cluster
+     * @param owners the client's owner fields
+     * @return the layout
+     */
+    static RedissonLayout of(String key, boolean cluster, OwnerFields owners) {
+        return new RedissonLayout(cluster ? clusterKey(key) : key, owners);
     }
 
     /**
@@ -109,8 +119,19 @@ public final class RedissonLayout {
         return close > 0 && SlotHash.getSlot(key.substring(0, close)) == SlotHash.getSlot(key);
     }
 
+    /** @return the text companions are named after: {key}, or the key itself when it contains a brace */
+    private String base() {
+        String tagged = base;
+        if (tagged == null) {
+            // Built when first needed: the scripts name most companions themselves (the layout fragment).
+            tagged = key.indexOf('{') < 0 ? "{" + key + "}" : key;
+            base = tagged;
+        }
+        return tagged;
+    }
+
     private String prefixed(String prefix) {
-        return prefix + ":" + base;
+        return prefix + ":" + base();
     }
 
     /**
@@ -148,8 +169,9 @@ public final class RedissonLayout {
 
     /**
      * Returns the unlock latch of one release request, which remembers its outcome so that a retry
-     * of a request whose reply was lost replays it.
-     * @param requestId the request id
+     * of a request whose reply was lost replays it. The release scripts name it themselves (the
+     * layout fragment), from the client id that starts the owner field and the request number.
+     * @param requestId the request id: {@code <client id>:<request number>}
      * @return {@code redisson_unlock_latch:{key}:<request id>}
      */
     public String unlockLatch(String requestId) {
@@ -188,7 +210,7 @@ public final class RedissonLayout {
 
     /** @return the channel on which this client's waiters are woken one at a time */
     public String clientWakeChannel() {
-        return wakePrefix() + clientId;
+        return wakePrefix() + owners.clientId();
     }
 
     /**
@@ -199,7 +221,7 @@ public final class RedissonLayout {
      * @return {@code {key}:<reader field>:rwlock_timeout:<n>}
      */
     public String readHoldTimeout(String readerField, int hold) {
-        return base + ":" + readerField + ":rwlock_timeout:" + hold;
+        return base() + ":" + readerField + ":rwlock_timeout:" + hold;
     }
 
     /**
@@ -208,7 +230,7 @@ public final class RedissonLayout {
      * @return {@code <client id>:<owner id>}
      */
     public String ownerField(long ownerId) {
-        return ownerField(clientId, ownerId);
+        return owners.field(ownerId);
     }
 
     /**
@@ -217,7 +239,7 @@ public final class RedissonLayout {
      * @return {@code <client id>:<owner id>:write}
      */
     public String writerField(long ownerId) {
-        return ownerField(ownerId) + ":write";
+        return owners.writerField(ownerId);
     }
 
     /**

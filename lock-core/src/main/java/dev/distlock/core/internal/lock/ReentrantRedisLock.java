@@ -31,11 +31,17 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     private static final Logger log = LoggerFactory.getLogger(ReentrantRedisLock.class);
 
-    /** Channel on which releases are announced. */
-    protected final String channel;
+    /** @return the channel on which releases are announced */
+    protected final String channel() {
+        return layout.channel();
+    }
 
-    private final String waitingClients;
-    private final String wakePrefix;
+    /** Acquire modes by re-entry mode ('0', '1', '2') and listing (none, list, list and unlist). */
+    private static final String[][] ACQUIRE_MODES = {
+        {"0", "0l", "0lu"},
+        {"1", "1l", "1lu"},
+        {"2", "2l", "2lu"}
+    };
 
     /**
      * Creates the lock.
@@ -44,9 +50,6 @@ public class ReentrantRedisLock extends AbstractRedisLock {
      */
     public ReentrantRedisLock(LockEngine engine, String name) {
         super(engine, name);
-        this.channel = layout.channel();
-        this.waitingClients = layout.waitingClients();
-        this.wakePrefix = layout.wakePrefix();
     }
 
     @Override
@@ -67,14 +70,14 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         // Only an owner this client knows to hold the lock can be re-entering; everyone else skips
         // the owner check. An acquisition whose reply was lost is then not mistaken for a re-entry.
         boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
-        String attemptId = attemptId(ownerId);
+        AttemptId attemptId = attemptId(ownerId);
         UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
         // Another attempt of this owner in flight may be granted first: count this one as a re-entry then,
         // so that Redis holds as many as the two callers are told. Else, a lost reply's hold is adopted.
-        String mode = mayReenter || uncertain.inFlight(attemptId) ? "1" : uncertain.contains(attemptId) ? "2" : "0";
+        int reentry = mayReenter || uncertain.inFlight(attemptId) ? 1 : uncertain.contains(attemptId) ? 2 : 0;
         boolean listed = waiting != null && targetedWakeups();
-        String register = listed ? engine.clientId() : "";
-        String unregister = listed && waiting.waiting() <= 1 ? engine.clientId() : "";
+        boolean unregister = listed && waiting.waiting() <= 1;
+        String mode = ACQUIRE_MODES[reentry][listed ? (unregister ? 2 : 1) : 0];
         // The caller's future is completed only here, and a caller that stops waiting cancels it: exactly
         // one of the two wins, so a reply nobody received keeps the attempt marked as uncertain.
         CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
@@ -85,24 +88,17 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         CompletableFuture<@Nullable Long> reply;
         try {
             reply = new ReentrantAcquire(
-                            key,
-                            waitingClients,
-                            leaseMillis,
-                            ownerField(ownerId),
-                            mode,
-                            register,
-                            unregister,
-                            listingSlackMillis())
+                            key, leaseMillis, ownerField(ownerId), mode, listed ? engine.listingSlackText() : null)
                     .run(engine.scripts());
         } catch (RuntimeException ex) {
             toCaller.completeExceptionally(ex);
             return toCaller;
         }
-        if (!unregister.isEmpty()) {
+        if (unregister) {
             reply = reply.thenApply(ttl -> {
                 if (ttl == null && waiting.waiting() > 1) {
                     // Another local waiter joined meanwhile and its listing may have been removed with ours.
-                    engine.connector().commands().sadd(waitingClients, engine.clientId());
+                    engine.connector().commands().sadd(layout.waitingClients(), engine.clientId());
                 }
                 return ttl;
             });
@@ -118,8 +114,11 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         return toCaller;
     }
 
-    private String attemptId(long ownerId) {
-        return key + '\n' + ownerField(ownerId);
+    /** Which acquisitions {@link UncertainAcquisitions} tells apart: one lock key and owner field. */
+    private record AttemptId(String key, String ownerField) {}
+
+    private AttemptId attemptId(long ownerId) {
+        return new AttemptId(key, ownerField(ownerId));
     }
 
     @Override
@@ -152,18 +151,9 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String latch = layout.unlockLatch(requestId);
-        return new ReentrantRelease(
-                        key,
-                        channel,
-                        latch,
-                        waitingClients,
-                        UnlockSubscriptions.WAKE_ONE,
-                        leaseMillis,
-                        ownerField(ownerId),
-                        engine.unlockLatchMillis(),
-                        targetedWakeups() ? wakePrefix : "",
-                        engine.connector().publishCommand())
+        boolean sharded = engine.connector().shardedPubSub();
+        String flags = targetedWakeups() ? (sharded ? "ts" : "t") : (sharded ? "s" : "");
+        return new ReentrantRelease(key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), flags)
                 .run(engine.scripts());
     }
 
@@ -174,7 +164,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected String wakeChannel(long ownerId) {
-        return channel;
+        return channel();
     }
 
     @Override
@@ -182,7 +172,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         if (!targetedWakeups()) {
             return super.join(ownerId);
         }
-        return engine.subscriptions().join(channel, layout.clientWakeChannel(), this::passWakeup, this::unlist);
+        return engine.subscriptions().join(channel(), layout.clientWakeChannel(), this::passWakeup, this::unlist);
     }
 
     /**
@@ -193,7 +183,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         engine.calls()
                 .call(() -> engine.connector()
                         .commands()
-                        .srem(waitingClients, engine.clientId())
+                        .srem(layout.waitingClients(), engine.clientId())
                         .toCompletableFuture())
                 .exceptionally(failure -> {
                     // Harmless: the listing expires by itself, and a release that finds nobody listening
@@ -207,19 +197,14 @@ public class ReentrantRedisLock extends AbstractRedisLock {
                 });
     }
 
-    /** @return how long a waiter listing outlives the holder's lease: long enough for the next attempt */
-    private long listingSlackMillis() {
-        return 1000 + 2 * engine.options().commandTimeout().toMillis();
-    }
-
     private void passWakeup() {
         engine.calls()
                 .call(() -> new ReentrantPassWakeup(
                                 key,
-                                channel,
-                                waitingClients,
+                                channel(),
+                                layout.waitingClients(),
                                 UnlockSubscriptions.WAKE_ONE,
-                                wakePrefix,
+                                layout.wakePrefix(),
                                 engine.clientId(),
                                 engine.connector().publishCommand())
                         .run(engine.scripts()))
@@ -233,7 +218,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     protected CompletableFuture<Boolean> forceRelease() {
         return new ForceRelease(
                         key,
-                        channel,
+                        channel(),
                         UnlockSubscriptions.WAKE_ONE,
                         engine.connector().publishCommand())
                 .run(engine.scripts())

@@ -20,8 +20,8 @@ final class Release {
     private final AbstractRedisLock lock;
     private final LockEngine engine;
     private final long ownerId;
-    /** Who the owner is, worked out on the calling thread (the thread may be the owner). */
-    private final String ownerDescription;
+    /** The unlocking thread, which may be the owner: the error messages then name it. */
+    private final Thread caller = Thread.currentThread();
 
     private final @Nullable Hold hold;
     /** The acquisition this unlock gives back: the owner's latest when the unlock started. */
@@ -34,7 +34,6 @@ final class Release {
         this.lock = lock;
         this.engine = lock.engine;
         this.ownerId = ownerId;
-        this.ownerDescription = describeOwner(engine, ownerId);
         this.hold = engine.holds().get(lock.key, lock.ownerField(ownerId));
         this.grant = hold == null ? null : hold.latestGrant();
         this.lease = hold == null ? engine.watchdogMillis() : hold.leaseAfterRelease(engine.watchdogMillis());
@@ -83,10 +82,10 @@ final class Release {
                 engine.leaseLost(hold);
                 return CompletableFuture.failedFuture(
                         new IllegalMonitorStateException("Cannot unlock lock '" + lock.name + "': the lease of "
-                                + ownerDescription + " expired before unlock, or the lock was force-unlocked"));
+                                + describeOwner() + " expired before unlock, or the lock was force-unlocked"));
             }
             return CompletableFuture.failedFuture(new IllegalMonitorStateException(
-                    "Cannot unlock lock '" + lock.name + "': it is not held by " + ownerDescription));
+                    "Cannot unlock lock '" + lock.name + "': it is not held by " + describeOwner()));
         }
         if (result == 1) {
             if (hold != null && hold.released(grant) > 0) {
@@ -156,6 +155,9 @@ final class Release {
     /** Runs the release script, once more if its reply was lost, all within one command timeout. */
     private CompletableFuture<@Nullable Long> releaseOnce() {
         String requestId = engine.newRequestId();
+        if (engine.connector().commandsReady()) {
+            return releaseOnce(requestId, engine.replies().deadline());
+        }
         return engine.calls()
                 .connected(lock.name, "release")
                 .thenCompose(
@@ -187,10 +189,11 @@ final class Release {
                 .thenCompose(next -> next);
     }
 
-    private static String describeOwner(LockEngine engine, long ownerId) {
+    /** Only for messages: built when a release fails, not on every unlock. */
+    private String describeOwner() {
         String owner = "client id " + engine.clientId() + ", ";
-        if (ownerId == Thread.currentThread().getId()) {
-            return owner + "thread '" + Thread.currentThread().getName() + "' (id " + ownerId + ")";
+        if (ownerId == caller.getId()) {
+            return owner + "thread '" + caller.getName() + "' (id " + ownerId + ")";
         }
         return owner + "owner id " + ownerId;
     }

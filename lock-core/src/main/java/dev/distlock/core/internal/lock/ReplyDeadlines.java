@@ -5,15 +5,15 @@ import dev.distlock.core.internal.connection.RedisConnector;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /**
  * Bounds the waits for Redis replies: a public call fails within one command timeout, however
- * many commands it sends. Owned by the {@link LockEngine}.
+ * many commands it sends. Owned by the {@link LockEngine}. A blocking caller waits with a timeout;
+ * a non-blocking one is failed by the client's {@link DeadlineSweep}, so no timer is set per command.
  */
 public final class ReplyDeadlines {
 
@@ -22,14 +22,14 @@ public final class ReplyDeadlines {
 
     private final Duration commandTimeout;
     private final RedisConnector connector;
-    private final ScheduledExecutorService scheduler;
+    private final DeadlineSweep sweep;
     private final RedisCalls calls;
 
     ReplyDeadlines(
             Duration commandTimeout, RedisConnector connector, ScheduledExecutorService scheduler, RedisCalls calls) {
         this.commandTimeout = commandTimeout;
         this.connector = connector;
-        this.scheduler = scheduler;
+        this.sweep = new DeadlineSweep(scheduler, DeadlineSweep.periodFor(commandTimeout.toNanos()));
         this.calls = calls;
     }
 
@@ -42,6 +42,46 @@ public final class ReplyDeadlines {
      */
     public long deadline() {
         return System.nanoTime() + commandTimeout.toNanos();
+    }
+
+    /**
+     * Waits until the command connection is open, then returns the deadline of a blocking call that
+     * starts now. As for the locks' acquire and release calls, the command timeout bounds Redis'
+     * answer, not the opening of the connection, which has its own timeout: a client's first call
+     * (a Cluster client learns the topology and opens a connection per node) must not fail as "did
+     * not answer" while Redis is up. While Redis cannot be reached, waits for it one command timeout.
+     * Interrupts are deferred, as in {@link #await(CompletableFuture, String, String, long)}.
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "inspect"}
+     * @return the deadline, in {@link System#nanoTime()} terms
+     * @throws LockException when the client cannot connect
+     */
+    public long deadlineOnceConnected(String lockName, String action) {
+        CompletableFuture<Void> connected = calls.connected(lockName, action);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    connected.get();
+                    return deadline();
+                } catch (InterruptedException ex) {
+                    interrupted = true;
+                } catch (ExecutionException ex) {
+                    Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+                    calls.failIfClosed(lockName, cause);
+                    throw cause instanceof LockException lockException
+                            ? lockException
+                            : new LockException(
+                                    "Cannot " + action + " lock '" + lockName + "' on " + connector.describe() + ": "
+                                            + cause.getMessage(),
+                                    cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -127,37 +167,57 @@ public final class ReplyDeadlines {
      * @return the reply
      */
     public <T> CompletableFuture<T> within(CompletableFuture<T> future, String lockName, String action, long deadline) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        ScheduledFuture<?> timer;
-        try {
-            timer = scheduler.schedule(
-                    () -> {
-                        if (future.cancel(false)) {
-                            result.completeExceptionally(
-                                    calls.isClosed()
-                                            ? calls.closedException(lockName, null)
-                                            : new LockException("Cannot " + action + " lock '" + lockName
-                                                    + "': Redis at " + connector.describe() + " did not answer within "
-                                                    + commandTimeout));
-                        }
-                    },
-                    Math.max(0, deadline + TIMER_SLACK_NANOS - System.nanoTime()),
-                    TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException ex) {
-            // Closing: the connections close too, which fails the command.
-            timer = null;
+        ReplyWithin<T> result = new ReplyWithin<>(future, lockName, action, deadline + TIMER_SLACK_NANOS);
+        future.whenComplete(result);
+        if (!result.isDone()) {
+            sweep.watch(result);
         }
-        ScheduledFuture<?> deadlineTimer = timer;
-        future.whenComplete((reply, failure) -> {
-            if (deadlineTimer != null) {
-                deadlineTimer.cancel(false);
-            }
-            if (failure == null) {
-                result.complete(reply);
-            } else if (!future.isCancelled()) {
-                result.completeExceptionally(calls.failed(failure, lockName, action));
-            }
-        });
         return result;
+    }
+
+    /**
+     * A reply as its caller sees it: the reply, the reply's failure as a {@link LockException}, or,
+     * once the deadline passed (and the connection's own timer did not fail it first), the reply
+     * cancelled and a {@link LockException} saying Redis did not answer in time.
+     */
+    private final class ReplyWithin<T> extends CompletableFuture<T>
+            implements DeadlineSweep.Pending, BiConsumer<T, Throwable> {
+
+        private final CompletableFuture<T> reply;
+        private final String lockName;
+        private final String action;
+        private final long expiresAt;
+
+        ReplyWithin(CompletableFuture<T> reply, String lockName, String action, long expiresAt) {
+            this.reply = reply;
+            this.lockName = lockName;
+            this.action = action;
+            this.expiresAt = expiresAt;
+        }
+
+        @Override
+        public void accept(T value, Throwable failure) {
+            if (failure == null) {
+                complete(value);
+            } else if (!reply.isCancelled()) {
+                completeExceptionally(calls.failed(failure, lockName, action));
+            }
+        }
+
+        @Override
+        public long expiresAt() {
+            return expiresAt;
+        }
+
+        @Override
+        public void expire() {
+            if (reply.cancel(false)) {
+                completeExceptionally(
+                        calls.isClosed()
+                                ? calls.closedException(lockName, null)
+                                : new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
+                                        + connector.describe() + " did not answer within " + commandTimeout));
+            }
+        }
     }
 }

@@ -37,7 +37,7 @@ public final class UncertainAcquisitions {
     private static final Logger log = LoggerFactory.getLogger(UncertainAcquisitions.class);
 
     /** Marks per lock key and owner field; each list is only read or changed inside the map's compute methods. */
-    private final Map<String, List<Attempt>> attempts = new ConcurrentHashMap<>();
+    private final Map<Object, List<Attempt>> attempts = new ConcurrentHashMap<>();
 
     /** One attempt: the future its caller waits on. */
     private record Attempt(CompletableFuture<?> toCaller) {
@@ -57,11 +57,12 @@ public final class UncertainAcquisitions {
 
     /**
      * Returns whether an earlier attempt of this owner may have taken a hold unseen: its reply was lost.
-     * @param id lock key and owner field
+     * @param id lock key and owner field, as a value with equals and hashCode
      * @return whether such a mark is kept
      */
-    boolean contains(String id) {
-        return prune(id).stream().anyMatch(Attempt::lost);
+    boolean contains(Object id) {
+        // Most attempts find no mark: answer without locking the map's bin or copying.
+        return attempts.containsKey(id) && prune(id).stream().anyMatch(Attempt::lost);
     }
 
     /**
@@ -70,8 +71,8 @@ public final class UncertainAcquisitions {
      * @param id lock key and owner field
      * @return whether an attempt is in flight
      */
-    boolean inFlight(String id) {
-        return prune(id).stream().anyMatch(Attempt::inFlight);
+    boolean inFlight(Object id) {
+        return attempts.containsKey(id) && prune(id).stream().anyMatch(Attempt::inFlight);
     }
 
     /**
@@ -79,7 +80,7 @@ public final class UncertainAcquisitions {
      * @param id lock key and owner field
      * @param toCaller the future its caller waits on; complete it with the reply
      */
-    void begin(String id, CompletableFuture<?> toCaller) {
+    void begin(Object id, CompletableFuture<?> toCaller) {
         attempts.compute(id, (key, marks) -> {
             List<Attempt> list = marks != null ? marks : new ArrayList<>();
             list.add(new Attempt(toCaller));
@@ -92,7 +93,7 @@ public final class UncertainAcquisitions {
      * adopted, or counts as one of the owner's holds that its last unlock releases.
      * @param id lock key and owner field
      */
-    void acquired(String id) {
+    void acquired(Object id) {
         attempts.computeIfPresent(id, (key, marks) -> {
             marks.removeIf(attempt -> !attempt.inFlight());
             return marks.isEmpty() ? null : marks;
@@ -108,7 +109,7 @@ public final class UncertainAcquisitions {
      * @param lockName for the log
      */
     void gaveUp(
-            String id,
+            Object id,
             Supplier<CompletableFuture<?>> release,
             long forgetAfterMillis,
             ScheduledExecutorService scheduler,
@@ -142,7 +143,7 @@ public final class UncertainAcquisitions {
         });
     }
 
-    private void forgetLater(String id, List<Attempt> marks, long afterMillis, ScheduledExecutorService scheduler) {
+    private void forgetLater(Object id, List<Attempt> marks, long afterMillis, ScheduledExecutorService scheduler) {
         try {
             scheduler.schedule(() -> forget(id, marks), afterMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException ex) {
@@ -150,7 +151,7 @@ public final class UncertainAcquisitions {
         }
     }
 
-    private void forget(String id, List<Attempt> marks) {
+    private void forget(Object id, List<Attempt> marks) {
         attempts.computeIfPresent(id, (key, list) -> {
             list.removeAll(marks);
             return list.isEmpty() ? null : list;
@@ -158,7 +159,7 @@ public final class UncertainAcquisitions {
     }
 
     /** Drops the marks whose reply was delivered and returns a copy of the rest. */
-    private List<Attempt> prune(String id) {
+    private List<Attempt> prune(Object id) {
         List<Attempt> left = new ArrayList<>();
         attempts.computeIfPresent(id, (key, marks) -> {
             marks.removeIf(Attempt::delivered);

@@ -4,35 +4,31 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Takes or re-enters a fair lock, or queues the caller; replies {@code null} when acquired, else how long to park in ms.
- * Components are the script's KEYS, then its ARGV, in the order its header names them.
+ * Takes, re-enters or queues for a fair lock; replies {@code null} when acquired, else how long to park in ms.
+ * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
+ * companion keys and channels are named by the script from the lock key.
  */
 public record FairAcquire(
         String lockKey,
-        String queue,
-        String deadlines,
-        String waiterChannelPrefix,
         long leaseMillis,
         String ownerField,
-        long remainingWaitMillis,
+        long waitMillis,
         long waiterTimeoutMillis,
-        long longestParkMillis,
-        String wakeMessage,
-        String publishCommand)
+        long parkMillis,
+        String publishFlags)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.FAIR_ACQUIRE,
-            List.of("lock key", "queue", "deadlines", "waiter channel prefix"),
+            List.of("lock key"),
             List.of(
                     "lease in ms",
                     "owner field",
                     "remaining wait in ms",
                     "waiter timeout in ms",
                     "longest park in ms",
-                    "wake-up message",
-                    "publish command"));
+                    "publish flags"));
 
     @Override
     public ScriptSignature signature() {
@@ -41,19 +37,18 @@ public record FairAcquire(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey, queue, deadlines, waiterChannelPrefix};
+        return new String[] {lockKey};
     }
 
     @Override
     public String[] args() {
         return new String[] {
-            Long.toString(leaseMillis),
+            DecimalText.of(leaseMillis),
             ownerField,
-            Long.toString(remainingWaitMillis),
-            Long.toString(waiterTimeoutMillis),
-            Long.toString(longestParkMillis),
-            wakeMessage,
-            publishCommand
+            Long.toString(waitMillis),
+            DecimalText.of(waiterTimeoutMillis),
+            DecimalText.of(parkMillis),
+            publishFlags
         };
     }
 }

@@ -4,27 +4,24 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Releases one hold of a fair lock, telling only the queue head; replies as {@link ReentrantRelease}.
- * Components are the script's KEYS, then its ARGV, in the order its header names them.
+ * Releases one hold of a fair lock, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (released).
+ * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
+ * companion keys and channels are named by the script from the lock key.
  */
 public record FairRelease(
         String lockKey,
-        String queue,
-        String deadlines,
-        String waiterChannelPrefix,
-        String unlockLatch,
-        String wakeMessage,
         long leaseMillis,
         String ownerField,
+        String requestNumber,
         long latchMillis,
-        String publishCommand)
+        String publishFlags)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.FAIR_RELEASE,
-            List.of("lock key", "queue", "deadlines", "waiter channel prefix", "unlock latch"),
-            List.of("wake-up message", "lease in ms", "owner field", "latch lifetime in ms", "publish command"));
+            List.of("lock key"),
+            List.of("lease in ms", "owner field", "request number", "latch lifetime in ms", "publish flags"));
 
     @Override
     public ScriptSignature signature() {
@@ -33,13 +30,13 @@ public record FairRelease(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey, queue, deadlines, waiterChannelPrefix, unlockLatch};
+        return new String[] {lockKey};
     }
 
     @Override
     public String[] args() {
         return new String[] {
-            wakeMessage, Long.toString(leaseMillis), ownerField, Long.toString(latchMillis), publishCommand
+            DecimalText.of(leaseMillis), ownerField, requestNumber, DecimalText.of(latchMillis), publishFlags
         };
     }
 }

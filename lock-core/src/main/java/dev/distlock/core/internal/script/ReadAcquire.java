@@ -5,17 +5,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Takes or re-enters the read side; replies {@code null} when acquired, else how long to park in ms.
- * Components are the script's KEYS, then its ARGV, in the order its header names them.
+ * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
+ * companion keys and channels are named by the script from the lock key.
  */
-public record ReadAcquire(
-        String lockKey, String waitingWriters, long leaseMillis, String readerField, String writerField)
-        implements ScriptCall<@Nullable Long> {
+public record ReadAcquire(String lockKey, long leaseMillis, String readerField) implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
-    public static final ScriptSignature SIGNATURE = new ScriptSignature(
-            Scripts.RW_READ_ACQUIRE,
-            List.of("lock key", "waiting writers"),
-            List.of("lease in ms", "reader field", "writer field"));
+    public static final ScriptSignature SIGNATURE =
+            new ScriptSignature(Scripts.RW_READ_ACQUIRE, List.of("lock key"), List.of("lease in ms", "reader field"));
 
     @Override
     public ScriptSignature signature() {
@@ -24,11 +21,11 @@ public record ReadAcquire(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey, waitingWriters};
+        return new String[] {lockKey};
     }
 
     @Override
     public String[] args() {
-        return new String[] {Long.toString(leaseMillis), readerField, writerField};
+        return new String[] {DecimalText.of(leaseMillis), readerField};
     }
 }

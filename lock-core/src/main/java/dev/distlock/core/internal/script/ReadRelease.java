@@ -4,24 +4,19 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Releases one read hold; replies {@code null} (held none), {@code 0} (some remain) or {@code 1} (none left).
- * Components are the script's KEYS, then its ARGV, in the order its header names them.
+ * Releases one read hold, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (none left).
+ * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
+ * companion keys and channels are named by the script from the lock key.
  */
 public record ReadRelease(
-        String lockKey,
-        String readWriteChannel,
-        String unlockLatch,
-        String wakeAllMessage,
-        String readerField,
-        long latchMillis,
-        String publishCommand)
+        String lockKey, String readerField, String requestNumber, long latchMillis, String publishFlags)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_READ_RELEASE,
-            List.of("lock key", "read-write channel", "unlock latch"),
-            List.of("wake-all message", "reader field", "latch lifetime in ms", "publish command"));
+            List.of("lock key"),
+            List.of("reader field", "request number", "latch lifetime in ms", "publish flags"));
 
     @Override
     public ScriptSignature signature() {
@@ -30,11 +25,11 @@ public record ReadRelease(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey, readWriteChannel, unlockLatch};
+        return new String[] {lockKey};
     }
 
     @Override
     public String[] args() {
-        return new String[] {wakeAllMessage, readerField, Long.toString(latchMillis), publishCommand};
+        return new String[] {readerField, requestNumber, DecimalText.of(latchMillis), publishFlags};
     }
 }

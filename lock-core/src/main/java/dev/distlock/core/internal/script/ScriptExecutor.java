@@ -4,6 +4,7 @@ import dev.distlock.core.internal.Failures;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -66,25 +67,53 @@ public final class ScriptExecutor {
      */
     public <T> CompletableFuture<T> run(LuaScript script, String[] keys, String... args) {
         RedisClusterAsyncCommands<String, String> redis = commands.get();
-        CompletableFuture<T> bySha =
-                redis.<T>evalsha(script.sha1(), script.outputType(), keys, args).toCompletableFuture();
-        return bySha.handle((reply, failure) -> {
-                    if (failure == null) {
-                        return CompletableFuture.completedFuture(reply);
-                    }
-                    Throwable cause = Failures.cause(failure);
-                    if (cause instanceof RedisNoScriptException) {
-                        return redis.<T>eval(script.source(), script.outputType(), keys, args)
-                                .toCompletableFuture()
-                                .whenComplete((evalReply, evalFailure) -> {
-                                    if (evalFailure != null) {
-                                        onFailure.accept(evalFailure);
-                                    }
-                                });
-                    }
-                    onFailure.accept(cause);
-                    return CompletableFuture.<T>failedFuture(cause);
-                })
-                .thenCompose(f -> f);
+        ScriptReply<T> reply = new ScriptReply<>(redis, script, keys, args);
+        redis.<T>evalsha(script.sha1(), script.outputType(), keys, args)
+                .toCompletableFuture()
+                .whenComplete(reply);
+        return reply;
+    }
+
+    /**
+     * The reply of one script run: the {@code EVALSHA} reply, or on {@code NOSCRIPT} that of the
+     * {@code EVAL} sent instead. One future per run, completed with the failure's cause.
+     */
+    private final class ScriptReply<T> extends CompletableFuture<T> implements BiConsumer<T, Throwable> {
+
+        private final RedisClusterAsyncCommands<String, String> redis;
+        private final LuaScript script;
+        private final String[] keys;
+        private final String[] args;
+
+        ScriptReply(RedisClusterAsyncCommands<String, String> redis, LuaScript script, String[] keys, String[] args) {
+            this.redis = redis;
+            this.script = script;
+            this.keys = keys;
+            this.args = args;
+        }
+
+        @Override
+        public void accept(T reply, Throwable failure) {
+            if (failure == null) {
+                complete(reply);
+                return;
+            }
+            Throwable cause = Failures.cause(failure);
+            if (cause instanceof RedisNoScriptException) {
+                redis.<T>eval(script.source(), script.outputType(), keys, args)
+                        .toCompletableFuture()
+                        .whenComplete((evalReply, evalFailure) -> {
+                            if (evalFailure != null) {
+                                onFailure.accept(evalFailure);
+                                completeExceptionally(Failures.cause(evalFailure));
+                            } else {
+                                complete(evalReply);
+                            }
+                        });
+                return;
+            }
+            onFailure.accept(cause);
+            completeExceptionally(cause);
+        }
     }
 }

@@ -4,23 +4,18 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Takes or re-enters the write side, claiming it while waiting; replies {@code null} when acquired, else how long to park in ms.
- * Components are the script's KEYS, then its ARGV, in the order its header names them.
+ * Takes or re-enters the write side, claiming it for a caller that waits; replies {@code null} when acquired, else how long to park in ms.
+ * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
+ * companion keys and channels are named by the script from the lock key.
  */
 public record WriteAcquire(
-        String lockKey,
-        String waitingWriters,
-        long leaseMillis,
-        String writerField,
-        long remainingWaitMillis,
-        long claimTimeoutMillis,
-        long longestParkMillis)
+        String lockKey, long leaseMillis, String writerField, long waitMillis, long claimTimeoutMillis, long parkMillis)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_WRITE_ACQUIRE,
-            List.of("lock key", "waiting writers"),
+            List.of("lock key"),
             List.of(
                     "lease in ms",
                     "writer field",
@@ -35,17 +30,17 @@ public record WriteAcquire(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey, waitingWriters};
+        return new String[] {lockKey};
     }
 
     @Override
     public String[] args() {
         return new String[] {
-            Long.toString(leaseMillis),
+            DecimalText.of(leaseMillis),
             writerField,
-            Long.toString(remainingWaitMillis),
-            Long.toString(claimTimeoutMillis),
-            Long.toString(longestParkMillis)
+            Long.toString(waitMillis),
+            DecimalText.of(claimTimeoutMillis),
+            DecimalText.of(parkMillis)
         };
     }
 }

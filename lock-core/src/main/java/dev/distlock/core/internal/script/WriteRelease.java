@@ -4,25 +4,24 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Releases one write hold, downgrading to the owner's read holds if any; replies as {@link ReadRelease}.
- * Components are the script's KEYS, then its ARGV, in the order its header names them.
+ * Releases one write hold, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (released).
+ * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
+ * companion keys and channels are named by the script from the lock key.
  */
 public record WriteRelease(
         String lockKey,
-        String readWriteChannel,
-        String unlockLatch,
-        String wakeAllMessage,
         long leaseMillis,
         String writerField,
+        String requestNumber,
         long latchMillis,
-        String publishCommand)
+        String publishFlags)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_WRITE_RELEASE,
-            List.of("lock key", "read-write channel", "unlock latch"),
-            List.of("wake-all message", "lease in ms", "writer field", "latch lifetime in ms", "publish command"));
+            List.of("lock key"),
+            List.of("lease in ms", "writer field", "request number", "latch lifetime in ms", "publish flags"));
 
     @Override
     public ScriptSignature signature() {
@@ -31,13 +30,13 @@ public record WriteRelease(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey, readWriteChannel, unlockLatch};
+        return new String[] {lockKey};
     }
 
     @Override
     public String[] args() {
         return new String[] {
-            wakeAllMessage, Long.toString(leaseMillis), writerField, Long.toString(latchMillis), publishCommand
+            DecimalText.of(leaseMillis), writerField, requestNumber, DecimalText.of(latchMillis), publishFlags
         };
     }
 }

@@ -1,7 +1,8 @@
 -- Drops the readers of a read-write lock none of whose holds is still alive (each hold n of an
 -- owner lives as {key}:<owner>:rwlock_timeout:<n>), and returns the longest remaining read hold in
 -- ms, or -3 when none remains.
--- key: the lock key; base: the prefix of its timeout keys ({key}, or key when it contains a brace)
+-- key: the lock key; base: the prefix of its timeout keys ({key}, or key when it contains a brace;
+-- hash_tagged in the layout fragment, which must be included before this one)
 local function sweep(key, base)
     local longest = -3
     for _, field in ipairs(redis.call('hkeys', key)) do
@@ -23,15 +24,4 @@ local function sweep(key, base)
         end
     end
     return longest
-end
-
--- Returns the prefix of a lock's read-hold timeout keys by Redisson's rule (suffixName), as
--- RedissonLayout does in Java: {key}, or the key itself when it contains '{'. In a cluster the client
--- only runs scripts on keys for which this keeps the timeouts in the lock's slot (others it stores
--- under a key with a hash tag of its own), so the rule needs no knowledge of the topology.
-local function hash_tagged(key)
-    if string.find(key, '{', 1, true) then
-        return key
-    end
-    return '{' .. key .. '}'
 end

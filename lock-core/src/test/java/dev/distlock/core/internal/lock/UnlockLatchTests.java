@@ -60,7 +60,11 @@ class UnlockLatchTests {
         assertThat(lock.release(30_000, owner, "request-3").get())
                 .as("a new request sees the truth")
                 .isNull();
-        assertThat(RedisServers.shared().command("PTTL", "redisson_unlock_latch:{" + lock.getName() + "}:request-1"))
+        // The script names the latch of request n of a client <client id>:<n>, as the layout does.
+        String latch = lock.layout.unlockLatch(engine.clientId() + ":request-1");
+        assertThat(latch)
+                .isEqualTo("redisson_unlock_latch:{" + lock.getName() + "}:" + engine.clientId() + ":request-1");
+        assertThat(RedisServers.shared().command("PTTL", latch))
                 .as("the latch expires by itself")
                 .satisfies(ttl -> assertThat(Long.parseLong(ttl)).isBetween(1L, engine.unlockLatchMillis()));
     }

@@ -1,0 +1,238 @@
+package dev.distlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What one uncontended lock+unlock costs on the blocking path, per kind, against committed
+ * budgets: the commands the client sends (counted by Lettuce as they complete), the request bytes
+ * Redis reads ({@code INFO stats total_net_input_bytes}) and the bytes allocated on the calling
+ * thread ({@code ThreadMXBean.getThreadAllocatedBytes}), each averaged over many warm operations.
+ * The raw floor (two hand-written scripts by {@code EVALSHA}, as in the benchmarks) is measured the
+ * same way, so a failure says how far from it the kind has drifted. Counts, not times: these do
+ * not move with the machine's load.
+ *
+ * <p>A budget that fails after a deliberate change is updated here, in the same commit, with the
+ * benchmark numbers that justify it ({@code lock-benchmarks/results.md}).
+ */
+class HotPathCostTests {
+
+    /** Operations measured per kind, after as many to warm up. */
+    private static final int OPS = 1500;
+
+    private static final long LEASE_SECONDS = 30;
+
+    /** Request bytes may exceed the budget by this much (request ids grow a digit now and then). */
+    private static final double BYTES_TOLERANCE = 1.03;
+
+    /** Allocation may exceed the budget by this much: the JIT's escape analysis varies between runs. */
+    private static final double ALLOCATION_TOLERANCE = 1.5;
+
+    /**
+     * Per kind: commands sent, request bytes and bytes allocated on the calling thread per
+     * lock+unlock. Lock names are 16 characters; owners are threads.
+     */
+    private static final Map<String, Budget> BUDGETS = Map.of(
+            "reentrant", new Budget(2, 345, 4300),
+            "fenced", new Budget(2, 330, 4100),
+            "fair", new Budget(2, 365, 4000),
+            "read", new Budget(2, 320, 3900),
+            "write", new Budget(2, 370, 4100));
+
+    record Budget(double commands, double requestBytes, double allocatedBytes) {}
+
+    /** What one lock+unlock cost, averaged. */
+    record Cost(double commands, double requestBytes, double allocatedBytes) {
+        @Override
+        public String toString() {
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "%.2f commands, %.0f request bytes, %.0f bytes allocated on the calling thread",
+                    commands,
+                    requestBytes,
+                    allocatedBytes);
+        }
+    }
+
+    private static final AtomicLong commandsSent = new AtomicLong();
+    private static ClientResources resources;
+    private static RedisServer redis;
+    private static Cost floor;
+
+    @BeforeAll
+    static void startRedisAndMeasureTheFloor() {
+        redis = RedisServers.start();
+        resources = DefaultClientResources.builder()
+                .commandLatencyRecorder(new CommandLatencyRecorder() {
+                    @Override
+                    public void recordCommandLatency(
+                            SocketAddress local,
+                            SocketAddress remote,
+                            ProtocolKeyword commandType,
+                            long firstResponseLatency,
+                            long completionLatency) {
+                        commandsSent.incrementAndGet();
+                    }
+
+                    @Override
+                    public boolean isEnabled() {
+                        return true;
+                    }
+                })
+                .build();
+        floor = measureFloor();
+    }
+
+    @AfterAll
+    static void stop() {
+        resources.shutdown();
+        redis.stop();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"reentrant", "fenced", "fair", "read", "write"})
+    void shouldStayWithinTheBudgetPerLockAndUnlock(String kind) throws Exception {
+        Cost cost;
+        try (LockClient client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .clientResources(resources)
+                .build())) {
+            Function<String, RedisLock> locks =
+                    switch (kind) {
+                        case "fenced" -> client::getFencedLock;
+                        case "fair" -> client::getFairLock;
+                        case "read" -> name -> client.getReadWriteLock(name).readLock();
+                        case "write" -> name -> client.getReadWriteLock(name).writeLock();
+                        default -> client::getLock;
+                    };
+            cost = measure(kind, locks);
+        }
+        Budget budget = BUDGETS.get(kind);
+        String measured = kind + ": " + cost + "; raw floor: " + floor;
+        assertThat(cost.commands()).as(measured).isLessThanOrEqualTo(budget.commands());
+        assertThat(cost.requestBytes()).as(measured).isLessThanOrEqualTo(budget.requestBytes() * BYTES_TOLERANCE);
+        assertThat(cost.allocatedBytes())
+                .as(measured)
+                .isLessThanOrEqualTo(budget.allocatedBytes() * ALLOCATION_TOLERANCE);
+    }
+
+    private static Cost measure(String kind, Function<String, RedisLock> locks) throws Exception {
+        String[] names = names(kind, 2 * OPS);
+        for (int i = 0; i < OPS; i++) {
+            lockAndUnlock(locks.apply(names[i]));
+        }
+        return measured(() -> {
+            for (int i = OPS; i < 2 * OPS; i++) {
+                lockAndUnlock(locks.apply(names[i]));
+            }
+        });
+    }
+
+    private static void lockAndUnlock(RedisLock lock) throws InterruptedException {
+        lock.lock(LEASE_SECONDS, TimeUnit.SECONDS);
+        lock.unlock();
+    }
+
+    /** The raw floor of the benchmarks: {@code SET NX PX} and a compare-and-delete, by {@code EVALSHA}. */
+    private static Cost measureFloor() {
+        RedisClient client = RedisClient.create(resources, RedisURI.create(redis.uri()));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisCommands<String, String> sync = connection.sync();
+            String acquire = sync.scriptLoad("return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])");
+            String release = sync.scriptLoad(
+                    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0");
+            String token = "raw:" + Thread.currentThread().getId();
+            String lease = Long.toString(TimeUnit.SECONDS.toMillis(LEASE_SECONDS));
+            String[] names = names("floor", 2 * OPS);
+            Runnable[] rounds = new Runnable[2];
+            for (int round = 0; round < 2; round++) {
+                int from = round * OPS;
+                rounds[round] = () -> {
+                    for (int i = from; i < from + OPS; i++) {
+                        String[] key = {names[i]};
+                        sync.evalsha(acquire, ScriptOutputType.STATUS, key, token, lease);
+                        sync.evalsha(release, ScriptOutputType.INTEGER, key, token);
+                    }
+                };
+            }
+            rounds[0].run();
+            try {
+                return measured(rounds[1]::run);
+            } catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    interface Ops {
+        void run() throws Exception;
+    }
+
+    private static Cost measured(Ops ops) throws Exception {
+        long bytesBefore = inputBytes();
+        long commandsBefore = commandsSent.get();
+        long allocatedBefore = allocatedByThisThread();
+        ops.run();
+        long allocated = allocatedByThisThread() - allocatedBefore;
+        long commands = commandsSent.get() - commandsBefore;
+        long bytes = inputBytes() - bytesBefore;
+        return new Cost((double) commands / OPS, (double) bytes / OPS, (double) allocated / OPS);
+    }
+
+    /**
+     * The bytes this thread allocated so far: {@code com.sun.management.ThreadMXBean}, called
+     * reflectively because this module does not read {@code jdk.management}.
+     */
+    private static long allocatedByThisThread() throws Exception {
+        Method allocated =
+                Class.forName("com.sun.management.ThreadMXBean").getMethod("getThreadAllocatedBytes", long.class);
+        return (long) allocated.invoke(
+                ManagementFactory.getThreadMXBean(), Thread.currentThread().getId());
+    }
+
+    /** Redis's count of bytes read; the INFO command asking for it adds 27 bytes, under 0.02 per operation. */
+    private static long inputBytes() {
+        return redis.command("INFO", "stats")
+                .lines()
+                .filter(line -> line.startsWith("total_net_input_bytes:"))
+                .mapToLong(line ->
+                        Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** Names of one length, so that every operation sends the same bytes. */
+    private static String[] names(String kind, int count) {
+        String[] names = new String[count];
+        String prefix = (kind + "----------").substring(0, 9) + ":";
+        for (int i = 0; i < count; i++) {
+            names[i] = prefix + String.format("%06d", i);
+        }
+        return names;
+    }
+}
