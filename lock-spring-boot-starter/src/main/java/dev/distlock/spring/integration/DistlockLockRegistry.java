@@ -6,10 +6,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
+import org.springframework.integration.util.CheckedCallable;
+import org.springframework.integration.util.CheckedRunnable;
 
 /**
  * Spring Integration's lock registry on Distlock: the lock of aggregators, idempotent receivers,
@@ -34,9 +37,12 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  * hold the lock throws {@link IllegalStateException} ("You do not own lock at ..."); the last
  * {@code unlock()} of a lock whose lease ran out throws
  * {@link java.util.ConcurrentModificationException}; {@code renewLock} of a lock the thread does not
- * hold throws {@link IllegalStateException}. A key that is not a non-blank {@code String} and a
- * negative time fail with an {@link IllegalArgumentException} naming the argument. Redis failures
- * surface as {@link dev.distlock.core.LockException}.
+ * hold throws {@link IllegalStateException}. A key that is not a non-blank {@code String}, and a
+ * {@code Duration} that is {@code null} or negative (a lease, a time to live, the wait of
+ * {@code executeLocked}), fail with an {@link IllegalArgumentException} naming the argument,
+ * before anything is locked; {@code tryLock(long, TimeUnit)} reads a time that is not positive as
+ * {@link java.util.concurrent.locks.Lock} does (one try). Redis failures surface as
+ * {@link dev.distlock.core.LockException}.
  *
  * <p><b>Fencing.</b> With {@link #setFenced(boolean)}, each lock is a Distlock fenced lock and
  * {@link #getFencingToken(Object)} returns the token of this process's hold, e.g. for the leader
@@ -146,6 +152,56 @@ public final class DistlockLockRegistry
     public void renewLock(Object lockKey, Duration ttl) {
         long lease = RegistryLock.positiveMillis(ttl, "ttl");
         ((RegistryLock) obtain(lockKey)).renew(lease);
+    }
+
+    /**
+     * Runs the task under the lock if it can be taken within {@code waitLockDuration}, as
+     * {@link org.springframework.integration.support.locks.LockRegistry}'s default does, after checking
+     * the wait.
+     * @param lockKey the key
+     * @param waitLockDuration how long to wait; zero tries once
+     * @param runnable the task
+     * @param <E> what the task throws
+     * @throws E if the task fails
+     * @throws InterruptedException if interrupted while waiting
+     * @throws TimeoutException if the lock could not be taken in time
+     * @throws IllegalArgumentException if the wait is {@code null} or negative
+     */
+    @Override
+    public <E extends Throwable> void executeLocked(
+            Object lockKey, Duration waitLockDuration, CheckedRunnable<E> runnable)
+            throws E, InterruptedException, TimeoutException {
+        RenewableLockRegistry.super.executeLocked(lockKey, checkedWait(waitLockDuration), runnable);
+    }
+
+    /**
+     * Calls the task under the lock if it can be taken within {@code waitLockDuration}, as
+     * {@link org.springframework.integration.support.locks.LockRegistry}'s default does, after checking
+     * the wait.
+     * @param lockKey the key
+     * @param waitLockDuration how long to wait; zero tries once
+     * @param callable the task
+     * @param <T> the result type
+     * @param <E> what the task throws
+     * @return the task's result
+     * @throws E if the task fails
+     * @throws InterruptedException if interrupted while waiting
+     * @throws TimeoutException if the lock could not be taken in time
+     * @throws IllegalArgumentException if the wait is {@code null} or negative
+     */
+    @Override
+    public <T, E extends Throwable> T executeLocked(
+            Object lockKey, Duration waitLockDuration, CheckedCallable<T, E> callable)
+            throws E, InterruptedException, TimeoutException {
+        return RenewableLockRegistry.super.executeLocked(lockKey, checkedWait(waitLockDuration), callable);
+    }
+
+    private static Duration checkedWait(@Nullable Duration waitLockDuration) {
+        if (waitLockDuration == null || waitLockDuration.isNegative()) {
+            throw new IllegalArgumentException(
+                    "'waitLockDuration' must not be null or negative, was " + waitLockDuration);
+        }
+        return waitLockDuration;
     }
 
     /**

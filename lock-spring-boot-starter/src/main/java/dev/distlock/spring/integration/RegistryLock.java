@@ -97,6 +97,10 @@ final class RegistryLock implements DistributedLock {
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        if (unit == null) {
+            throw new IllegalArgumentException("'unit' must not be null");
+        }
+        // As java.util.concurrent.locks.Lock: a time not positive tries once.
         return tryLock(Math.max(0, unit.toMillis(time)), defaultLease.getAsLong());
     }
 

@@ -566,7 +566,44 @@ class DistlockLockRegistryTests {
         assertThatThrownBy(() -> registry.setLeaseTime(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'leaseTime'");
+        assertThatThrownBy(() -> lock.lock(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'ttl'");
+        assertThatThrownBy(() -> lock.tryLock(null, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'waitTime'");
+        assertThatThrownBy(() -> lock.tryLock(1, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'unit'");
+        assertThatThrownBy(() -> registry.renewLock(key, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'ttl'");
+        assertThatThrownBy(() -> registry.renewLock(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'lockKey' must not be blank");
+        assertThatThrownBy(() -> registry.setLeaseTime(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'leaseTime'");
+        assertThatThrownBy(() -> registry.executeLocked(null, () -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'lockKey'");
+        assertThatThrownBy(() -> registry.executeLocked(key, Duration.ofMillis(-1), () -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'waitLockDuration'");
+        assertThatThrownBy(() -> registry.executeLocked(key, null, () -> "never"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'waitLockDuration'");
+        assertThatThrownBy(() -> registry.getFencingToken(""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'lockKey'");
+        assertThatThrownBy(() -> new DistlockLockRegistry(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("'client'");
         assertThat(keyExists(key)).isFalse();
         assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
+        // The refused calls left nothing behind: the lock works as before, here and elsewhere.
+        assertThat(lock.tryLock()).isTrue();
+        lock.unlock();
+        assertThat(keyExists(key)).isFalse();
     }
 }

@@ -283,6 +283,15 @@ abstract class AbstractLockProviderContractTests {
         assertThatThrownBy(() -> provider.lock(null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("'lockConfiguration'");
+        // ShedLock's own configuration refuses a lockAtLeastFor longer than lockAtMostFor (and so a
+        // negative lockAtMostFor), naming the lock; the provider checks it again for other callers.
+        assertThatThrownBy(() -> provider.lock(config(name, Duration.ofSeconds(1), Duration.ofSeconds(5))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lockAtLeastFor")
+                .hasMessageContaining("lockAtMostFor");
+        assertThatThrownBy(() -> provider.lock(config(name, Duration.ofSeconds(-1), Duration.ZERO)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lockAtMostFor");
         assertThat(isLockedInRedis(name)).isFalse();
         // A lockAtMostFor that ran out before the call takes nothing.
         assertThat(provider.lock(new LockConfiguration(
