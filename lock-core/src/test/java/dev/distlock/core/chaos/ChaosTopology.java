@@ -78,6 +78,12 @@ abstract class ChaosTopology implements AutoCloseable {
         }
     }
 
+    /**
+     * Called after a data node was started again (restart, outage): puts it back in its role.
+     * @param node the node
+     */
+    void restarted(RedisServer node) {}
+
     static final class Standalone extends ChaosTopology {
 
         private final RedisServer server;
@@ -184,6 +190,23 @@ abstract class ChaosTopology implements AutoCloseable {
 
         int masterPort() {
             return group.currentMasterPort();
+        }
+
+        /**
+         * Gives a restarted node the role the sentinels give it, as a real deployment's restart does:
+         * the sentinels rewrite a node's config file at every failover, while these nodes start again
+         * from their first command line. Without this, a promoted replica comes back as a replica of
+         * the other node, itself a replica now, and the group has no master until the sentinels fail
+         * over again, long after the restart.
+         */
+        @Override
+        void restarted(RedisServer node) {
+            int master = masterPort();
+            if (node.port() == master) {
+                node.command("REPLICAOF", "NO", "ONE");
+            } else {
+                node.command("REPLICAOF", node.host(), Integer.toString(master));
+            }
         }
 
         @Override

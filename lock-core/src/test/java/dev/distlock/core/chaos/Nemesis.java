@@ -148,6 +148,7 @@ final class Nemesis {
                     target = node.toString();
                     dataLoss = true;
                     node.restart();
+                    topology.restarted(node);
                 }
                 case OUTAGE -> {
                     RedisServer node = node();
@@ -160,6 +161,7 @@ final class Nemesis {
                     } finally {
                         node.start();
                     }
+                    topology.restarted(node);
                 }
                 case FAILOVER -> {
                     dataLoss = true;
