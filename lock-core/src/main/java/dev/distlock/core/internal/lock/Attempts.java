@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sends the acquire attempts of one {@link Acquisition}, each within one command timeout: on the
+ * Sends the acquire attempts of one {@link SingleKeyAcquisition}, each within one command timeout: on the
  * shared connection, or, with the replica-sync guard on, through {@link ReplicaSync}, which undoes
  * a grant too few replicas saw.
  */
@@ -37,7 +37,7 @@ final class Attempts {
      * @param call the acquisition
      * @return {@code null} when acquired (and confirmed by enough replicas), else ms to park
      */
-    CompletableFuture<@Nullable Long> send(@Nullable ChannelWaiters waiting, long waitLeft, Acquisition call) {
+    CompletableFuture<@Nullable Long> send(@Nullable ChannelWaiters waiting, long waitLeft, SingleKeyAcquisition call) {
         Attempt once = new Attempt(lease, ownerId, waitLeft, waiting, call);
         // While the client reconnects, the attempt waits for the connection as long as its caller waits.
         long connectBy = call.connectBy();
@@ -49,7 +49,7 @@ final class Attempts {
         return sent.thenCompose(this::confirm);
     }
 
-    private CompletableFuture<@Nullable Long> sendConnected(Attempt once, long connectBy, Acquisition call) {
+    private CompletableFuture<@Nullable Long> sendConnected(Attempt once, long connectBy, SingleKeyAcquisition call) {
         long deadline = engine.replies().deadline();
         // A replica-synced attempt borrows a connection of its own, which may have to be opened.
         CompletableFuture<@Nullable Long> sent = sync.enabled()
