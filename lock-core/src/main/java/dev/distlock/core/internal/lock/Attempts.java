@@ -11,23 +11,21 @@ import org.jspecify.annotations.Nullable;
  */
 final class Attempts {
 
-    /** What a granted attempt completes with when no replicas need to confirm it. */
-    private static final CompletableFuture<@Nullable Long> GRANTED = CompletableFuture.completedFuture(null);
-
     private final AbstractRedisLock lock;
     private final LockEngine engine;
     private final long ownerId;
     /** The lease each attempt asks for: the watchdog's when the caller asked for the watchdog. */
     private final long lease;
 
-    private final ReplicaSync sync;
+    /** The replica-sync guard, or {@code null} when it is off (the usual case: nothing to confirm). */
+    private final @Nullable ReplicaSync sync;
 
     Attempts(AbstractRedisLock lock, long leaseMillis, long ownerId) {
         this.lock = lock;
         this.engine = lock.engine;
         this.ownerId = ownerId;
         this.lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        this.sync = new ReplicaSync(engine, lock.name, lock.key);
+        this.sync = engine.options().replicaSyncReplicas() > 0 ? new ReplicaSync(engine, lock.name, lock.key) : null;
     }
 
     /**
@@ -46,26 +44,26 @@ final class Attempts {
                 : engine.calls()
                         .connected(lock.name, "acquire", connectBy, call::wanted)
                         .thenCompose(connected -> sendConnected(once, connectBy, call));
-        return sent.thenCompose(this::confirm);
+        // Without the replica-sync guard a reply is the attempt's outcome as it is.
+        return sync == null ? sent : sent.thenCompose(this::confirm);
     }
 
     private CompletableFuture<@Nullable Long> sendConnected(Attempt once, long connectBy, SingleKeyAcquisition call) {
         long deadline = engine.replies().deadline();
         // A replica-synced attempt borrows a connection of its own, which may have to be opened.
-        CompletableFuture<@Nullable Long> sent = sync.enabled()
-                ? engine.calls().offload(() -> sync.acquire(() -> lock.tryOnce(once)))
+        ReplicaSync synced = sync;
+        CompletableFuture<@Nullable Long> sent = synced != null
+                ? engine.calls().offload(() -> synced.acquire(() -> lock.tryOnce(once)))
                 : engine.calls().call(() -> lock.tryOnce(once), connectBy, call::wanted);
         return engine.replies().within(sent, lock.name, "acquire", Math.max(deadline, connectBy));
     }
 
     private CompletableFuture<@Nullable Long> confirm(@Nullable Long ttl) {
+        ReplicaSync synced = java.util.Objects.requireNonNull(sync);
         if (ttl != null) {
-            return CompletableFuture.completedFuture(sync.refused(ttl));
+            return CompletableFuture.completedFuture(synced.refused(ttl));
         }
-        if (!sync.enabled()) {
-            return GRANTED;
-        }
-        return sync.confirm(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId));
+        return synced.confirm(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId));
     }
 
     /** @return gives back a grant nobody will use (the caller cancelled as it came) */
@@ -75,7 +73,9 @@ final class Attempts {
 
     /** Throws when the last attempt was refused for want of replicas, rather than by contention. */
     void throwIfShortfall() {
-        sync.throwIfShortfall();
+        if (sync != null) {
+            sync.throwIfShortfall();
+        }
     }
 
     /** @return the kind's wake-up channel joined, or {@code null} when pub/sub cannot be used now (bounded parks instead) */
