@@ -28,5 +28,6 @@ exec java -Xmx1g \
   -Ddistlock.bench.measure="${MEASURE:-3x3}" \
   -Ddistlock.bench.interleaved.libs="${INTERLEAVED_LIBS:-raw,distlock,redisson,spring-spin}" \
   -Ddistlock.bench.interleaved.rounds="${ROUNDS:-5}" \
+  -Ddistlock.bench.interleaved.warmup="${WARMUP_ROUNDS:-1}" \
   -Ddistlock.bench.interleaved.millis="${ROUND_MILLIS:-800}" \
   dev.distlock.benchmarks.RunComparison 2>&1 | tee lock-benchmarks/target/run.log
