@@ -6,8 +6,8 @@ const Timeline = (() => {
   const SVG = 'http://www.w3.org/2000/svg';
   let windowMs = 30000;
   const KEEP_MS = 60000;
-  const LABEL_W = 150;
-  const HOLD_H = 18, WAIT_H = 6, ROW_GAP = 10;
+  const LABEL_MIN_W = 150, LABEL_MAX_SHARE = 0.4, LABEL_LINE_H = 13;
+  const HOLD_H = 18, WAIT_H = 6, ROW_GAP = 10, OWNER_LINE_H = 13;
   const BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
 
   let events = [];          // events of the last KEEP_MS, oldest first
@@ -105,11 +105,38 @@ const Timeline = (() => {
     return Math.max(ends.length, 1);
   }
 
-  // What fits in a bar: the whole name, else its end, which tells worker-1 from worker-2.
-  function fit(text, px) {
-    const chars = Math.floor(px / 6.2);
-    if (chars >= text.length) return text;
-    return chars >= 4 ? '…' + text.slice(text.length - chars + 1) : '';
+  // Width of a text as the page draws it, measured in the SVG so that the font is counted; kept, as
+  // the page redraws every 250 ms with mostly the same names.
+  const widths = new Map();
+  function textWidth(svg, text, cls) {
+    const key = cls + '|' + text;
+    if (!widths.has(key)) {
+      const probe = el('text', { x: 0, y: -50, class: cls }, svg);
+      probe.textContent = text;
+      widths.set(key, probe.getComputedTextLength());
+      probe.remove();
+      if (widths.size > 5000) widths.clear();
+    }
+    return widths.get(key);
+  }
+
+  // A lock name in lines no wider than px, broken after ':', '-', '.', '/' or '_' where it can be
+  // and inside a word only when one part alone is too wide. The lines together are the whole name.
+  function wrap(svg, name, px) {
+    if (textWidth(svg, name, 'name') <= px) return [name];
+    const lines = [];
+    let line = '';
+    for (const part of name.match(/[^:\-./_]*[:\-./_]?/g).filter(p => p)) {
+      if (textWidth(svg, line + part, 'name') <= px) { line += part; continue; }
+      if (line) lines.push(line);
+      line = '';
+      for (const ch of part) {
+        if (line && textWidth(svg, line + ch, 'name') > px) { lines.push(line); line = ''; }
+        line += ch;
+      }
+    }
+    if (line) lines.push(line);
+    return lines;
   }
 
   function owner(item) {
@@ -120,11 +147,15 @@ const Timeline = (() => {
     const svg = document.getElementById('timeline');
     const width = svg.parentElement.clientWidth || 900;
     const from = now - windowMs;
-    const x = t => LABEL_W + Math.max(0, (t - from)) / windowMs * (width - LABEL_W - 10);
     svg.replaceChildren();
     const shown = locks.filter(l => l.holds.some(h => h.end >= from) || l.waits.some(w => w.end >= from));
+    // The label column is as wide as the longest name, within bounds; a longer name wraps, never cut.
+    const longest = Math.max(0, ...shown.map(l => textWidth(svg, l.name, 'name')));
+    const labelW = Math.round(Math.min(Math.max(longest + 14, LABEL_MIN_W), width * LABEL_MAX_SHARE));
+    const x = t => labelW + Math.max(0, (t - from)) / windowMs * (width - labelW - 10);
     let y = 22;
     svg.setAttribute('data-window', windowMs);
+    svg.setAttribute('data-plot-left', labelW);
     const seconds = windowMs / 1000, step = seconds / 6;
     for (let s = 0; s <= seconds; s += step) {
       const tx = x(from + s * 1000);
@@ -135,16 +166,30 @@ const Timeline = (() => {
     for (const l of shown) {
       const holdLanes = lanes(l.holds);
       const waitLanes = l.waits.length ? lanes(l.waits) : 0;
-      const height = holdLanes * HOLD_H + waitLanes * (WAIT_H + 2);
+      const lines = wrap(svg, l.name, labelW - 10);
+      // Each bar is labelled with its whole owner: inside when it fits, else in lines under the bars,
+      // starting where the bar starts, in as many lines as keep those labels apart.
+      const owners = [];
+      for (const h of l.holds) {
+        if (h.end < from) continue;
+        h.x0 = x(h.start ?? from);
+        h.x1 = Math.max(x(h.end), h.x0 + 1);
+        h.label = (h.lost ? '✗ ' : '') + owner(h);
+        const textW = textWidth(svg, h.label, 'bar-label');
+        h.inside = textW + 6 <= h.x1 - h.x0;
+        if (!h.inside) owners.push({ hold: h, start: h.x0, end: h.x0 + textW + 8 });
+      }
+      const ownerLines = owners.length ? lanes(owners) : 0;
+      const barsH = holdLanes * HOLD_H + ownerLines * OWNER_LINE_H;
+      const height = Math.max(barsH + waitLanes * (WAIT_H + 2), lines.length * LABEL_LINE_H + 2);
       const g = el('g', { class: 'lock' + (l.name === selected ? ' selected' : ''), 'data-lock': l.name }, svg);
       el('rect', { x: 0, y: y - 3, width, height: height + 6, class: 'row' }, g);
-      const label = el('text', { x: 4, y: y + 13, class: 'name' }, g);
-      label.textContent = l.name.length > 20 ? l.name.slice(0, 19) + '…' : l.name;
-      el('title', {}, label).textContent = l.name;
+      const label = el('text', { x: 4, y: y + 12, class: 'name' }, g);
+      lines.forEach((line, i) => { el('tspan', { x: 4, dy: i ? LABEL_LINE_H : 0 }, label).textContent = line; });
       g.addEventListener('click', () => { selected = l.name; picked = true; render(); });
       for (const h of l.holds) {
         if (h.end < from) continue;
-        const x0 = x(h.start ?? from), x1 = Math.max(x(h.end), x0 + 1);
+        const x0 = h.x0, x1 = h.x1;
         const bar = el('rect', {
           x: x0, y: y + h.lane * HOLD_H, width: x1 - x0, height: HOLD_H - 3, rx: 2,
           class: 'hold' + (h.lost ? ' lost' : '') + (h.open ? ' open' : ''),
@@ -156,10 +201,18 @@ const Timeline = (() => {
           + (h.waited > 0.5 ? `, waited ${h.waited.toFixed(1)} ms` : '')
           + (h.handoff != null ? `, handed over in ${h.handoff.toFixed(1)} ms` : '')
           + (h.lost ? ' — LEASE LOST' : '');
-        const text = fit((h.lost ? '✗ ' : '') + owner(h), x1 - x0 - 5);
-        if (text) el('text', { x: x0 + 3, y: y + h.lane * HOLD_H + 11, class: 'bar-label' }, g).textContent = text;
+        if (h.inside) {
+          el('text', { x: x0 + 3, y: y + h.lane * HOLD_H + 11, class: 'bar-label', 'data-owner-id': h.ownerId }, g)
+            .textContent = h.label;
+        }
       }
-      const waitTop = y + holdLanes * HOLD_H;
+      for (const o of owners) {
+        el('text', {
+          x: o.start, y: y + holdLanes * HOLD_H + o.lane * OWNER_LINE_H + 8,
+          class: 'bar-label under' + (o.hold.lost ? ' lost' : ''), 'data-owner-id': o.hold.ownerId
+        }, g).textContent = o.hold.label;
+      }
+      const waitTop = y + barsH;
       for (const w of l.waits) {
         if (w.end < from) continue;
         const x0 = x(w.start), x1 = Math.max(x(w.end), x0 + 1);
@@ -173,7 +226,7 @@ const Timeline = (() => {
       y += height + ROW_GAP;
     }
     if (!shown.length) {
-      el('text', { x: LABEL_W, y: 44, class: 'empty' }, svg).textContent = recording
+      el('text', { x: labelW, y: 44, class: 'empty' }, svg).textContent = recording
         ? `No lock taken in the last ${windowMs / 1000} s: run a demo.`
         : 'Lock events are not recorded: set distlock.events.enabled=true.';
       y = 60;
@@ -209,14 +262,30 @@ const Timeline = (() => {
         'data-bucket': bucketLabel(i), 'data-count': count }, svg);
       el('title', {}, bar).textContent = `${bucketLabel(i)} ms: ${count}`;
       if (count) el('text', { x: bx + (slot - 4) / 2, y: base - h - 3, class: 'count', 'text-anchor': 'middle' }, svg).textContent = count;
-      el('text', { x: bx + (slot - 4) / 2, y: base + 13, class: 'axis', 'text-anchor': 'middle' }, svg).textContent = bucketLabel(i);
     });
     el('line', { x1: left, x2: width - left, y1: base, y2: base, class: 'baseline' }, svg);
+    drawBucketEdges(svg, left, slot, base);
     const sorted = [...values].sort((a, b) => a - b);
     const pct = p => sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(1) : '–';
-    el('text', { x: left, y: height - 4, class: 'axis' }, svg).textContent = sorted.length
+    el('text', { x: left, y: height - 4, class: 'axis summary' }, svg).textContent = sorted.length
       ? `ms · n=${sorted.length} · p50 ${pct(0.5)} · p95 ${pct(0.95)} · max ${sorted[sorted.length - 1].toFixed(1)}`
       : 'ms · ' + unitNote;
+  }
+
+  // The x axis labels the edges between buckets (0, 1, 2, 5, ... 5s), which are shorter than the
+  // buckets' ranges; where the histogram is too narrow for all of them, an edge whose label would
+  // touch the one before it keeps its tick and loses its label (the bar's title still gives the range).
+  function drawBucketEdges(svg, left, slot, base) {
+    const f = ms => ms >= 1000 ? ms / 1000 + 's' : String(ms);
+    let lastRight = -Infinity;
+    [0, ...BUCKETS].forEach((edge, i) => {
+      const ex = left + i * slot;
+      el('line', { x1: ex, x2: ex, y1: base, y2: base + 4, class: 'baseline' }, svg);
+      const label = el('text', { x: ex, y: base + 15, class: 'axis x-label', 'text-anchor': i ? 'middle' : 'start' }, svg);
+      label.textContent = f(edge);
+      const box = label.getBBox();
+      if (box.x < lastRight + 4) label.remove(); else lastRight = box.x + box.width;
+    });
   }
 
   function drawHistograms(locks) {

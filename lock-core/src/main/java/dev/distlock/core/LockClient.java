@@ -133,18 +133,22 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
-     * Sends a {@code PING} and measures the round trip.
+     * Sends a {@code PING} and measures the round trip, once the connection is open.
      * @return the round-trip time
-     * @throws LockException if Redis does not answer within the command timeout
+     * @throws LockException if the client cannot connect, or Redis does not answer within the
+     *     command timeout
      */
     public Duration ping() {
+        // The round trip of the PING itself: opening the connection has its own timeout.
+        long deadline = engine.replies().deadlineOnceConnected("(ping)", "ping for");
         long start = System.nanoTime();
         engine.replies()
                 .await(
                         engine.calls()
                                 .call(() -> engine.connector().commands().ping().toCompletableFuture()),
                         "(ping)",
-                        "ping for");
+                        "ping for",
+                        deadline);
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
@@ -175,9 +179,8 @@ public final class LockClient implements AutoCloseable {
     public LockInfo inspect(String name) {
         RedissonLayout layout = engine.layout(engine.key(Arguments.requireName(name)));
         String key = layout.key();
-        // The three reads go out together and share one deadline. Each takes the connection when it is
-        // sent: while the client (re)connects, a read waits for the connection within the deadline.
-        long deadline = engine.replies().deadline();
+        // The three reads go out together, once connected, and share one deadline.
+        long deadline = engine.replies().deadlineOnceConnected(name, "inspect");
         CompletableFuture<Map<String, String>> hash = engine.calls()
                 .call(() -> engine.connector().commands().hgetall(key).toCompletableFuture());
         CompletableFuture<Long> ttl = engine.calls()

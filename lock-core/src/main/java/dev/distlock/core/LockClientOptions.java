@@ -1,6 +1,8 @@
 package dev.distlock.core;
 
 import dev.distlock.core.internal.lock.SafeLockListener;
+import dev.distlock.core.internal.options.ConnectionSettings;
+import dev.distlock.core.internal.options.LockSettings;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
@@ -33,48 +35,17 @@ public final class LockClientOptions {
     /** Default longest delay between two attempts to reconnect a lost connection. */
     public static final Duration DEFAULT_RECONNECT_DELAY_MAX = Duration.ofSeconds(1);
 
-    private final String uri;
-    private final @Nullable String sentinelMaster;
-    private final List<String> sentinelNodes;
-    private final List<String> clusterNodes;
-    private final Duration watchdogTimeout;
-    private final Duration commandTimeout;
-    private final Duration fairLockWaitTimeout;
-    private final String keyPrefix;
-    private final @Nullable String clientName;
+    // This class is the options' public face and their documentation. What they configure lives in
+    // two internal values, each with the rules that check it: where Redis is and how to reach it,
+    // and how the client's locks behave. Only the listeners are kept here.
+    private final ConnectionSettings connection;
+    private final LockSettings locks;
     private final List<LockListener> listeners;
-    private final int replicaSyncReplicas;
-    private final Duration replicaSyncTimeout;
-    private final @Nullable String username;
-    private final @Nullable String password;
-    private final @Nullable Integer database;
-    private final boolean ssl;
-    private final @Nullable SslOptions sslOptions;
-    private final @Nullable ClientResources clientResources;
-    private final Duration reconnectDelayMin;
-    private final Duration reconnectDelayMax;
 
     private LockClientOptions(Builder b) {
-        this.uri = b.uri;
-        this.sentinelMaster = b.sentinelMaster;
-        this.sentinelNodes = List.copyOf(b.sentinelNodes);
-        this.clusterNodes = List.copyOf(b.clusterNodes);
-        this.watchdogTimeout = b.watchdogTimeout;
-        this.commandTimeout = b.commandTimeout;
-        this.fairLockWaitTimeout = b.fairLockWaitTimeout;
-        this.keyPrefix = b.keyPrefix;
-        this.clientName = b.clientName;
+        this.connection = b.connection.build();
+        this.locks = b.locks.build();
         this.listeners = List.copyOf(b.listeners);
-        this.replicaSyncReplicas = b.replicaSyncReplicas;
-        this.replicaSyncTimeout = b.replicaSyncTimeout;
-        this.username = b.username;
-        this.password = b.password;
-        this.database = b.database;
-        this.ssl = b.ssl;
-        this.sslOptions = b.sslOptions;
-        this.clientResources = b.clientResources;
-        this.reconnectDelayMin = b.reconnectDelayMin;
-        this.reconnectDelayMax = b.reconnectDelayMax;
     }
 
     /**
@@ -87,27 +58,27 @@ public final class LockClientOptions {
 
     /** @return single-server URI (ignored when Sentinel or Cluster is set) */
     public String uri() {
-        return uri;
+        return connection.uri();
     }
 
     /** @return Sentinel master id, or {@code null} when Sentinel is not used */
     public @Nullable String sentinelMaster() {
-        return sentinelMaster;
+        return connection.sentinelMaster();
     }
 
     /** @return Sentinel node URIs (empty when Sentinel is not used) */
     public List<String> sentinelNodes() {
-        return sentinelNodes;
+        return connection.sentinelNodes();
     }
 
     /** @return Cluster seed node URIs (empty when Cluster is not used) */
     public List<String> clusterNodes() {
-        return clusterNodes;
+        return connection.clusterNodes();
     }
 
     /** @return lease of watchdog-renewed holds; renewals run every third of it */
     public Duration watchdogTimeout() {
-        return watchdogTimeout;
+        return locks.watchdogTimeout();
     }
 
     /**
@@ -127,12 +98,12 @@ public final class LockClientOptions {
      * @return the command timeout
      */
     public Duration commandTimeout() {
-        return commandTimeout;
+        return locks.commandTimeout();
     }
 
     /** @return time a fair-lock waiter stays queued beyond its own wait before it is purged */
     public Duration fairLockWaitTimeout() {
-        return fairLockWaitTimeout;
+        return locks.fairLockWaitTimeout();
     }
 
     /**
@@ -142,12 +113,12 @@ public final class LockClientOptions {
      * @return the prefix
      */
     public String keyPrefix() {
-        return keyPrefix;
+        return locks.keyPrefix();
     }
 
     /** @return connection name shown by {@code CLIENT LIST}, or {@code null} */
     public @Nullable String clientName() {
-        return clientName;
+        return connection.clientName();
     }
 
     /**
@@ -165,32 +136,32 @@ public final class LockClientOptions {
 
     /** @return replicas that must acknowledge an acquisition, {@code 0} when the guard is off */
     public int replicaSyncReplicas() {
-        return replicaSyncReplicas;
+        return locks.replicaSyncReplicas();
     }
 
     /** @return how long an acquisition waits for replica acknowledgement */
     public Duration replicaSyncTimeout() {
-        return replicaSyncTimeout;
+        return locks.replicaSyncTimeout();
     }
 
     /** @return user name for the data nodes, or {@code null} for none or the default user */
     public @Nullable String username() {
-        return username;
+        return connection.username();
     }
 
     /** @return password for the data nodes, or {@code null} for none */
     public @Nullable String password() {
-        return password;
+        return connection.password();
     }
 
     /** @return database index for the data nodes, or {@code null} to use the URI's (default 0) */
     public @Nullable Integer database() {
-        return database;
+        return connection.database();
     }
 
     /** @return whether every node is reached over TLS (set by {@link Builder#ssl}); a {@code rediss://} URI uses TLS either way */
     public boolean ssl() {
-        return ssl;
+        return connection.ssl();
     }
 
     /**
@@ -198,7 +169,7 @@ public final class LockClientOptions {
      * @return shared resources, or {@code null} when the client creates and owns its own
      */
     public @Nullable ClientResources clientResources() {
-        return clientResources;
+        return connection.clientResources();
     }
 
     /**
@@ -207,7 +178,7 @@ public final class LockClientOptions {
      * @return the first reconnect delay
      */
     public Duration reconnectDelayMin() {
-        return reconnectDelayMin;
+        return connection.reconnectDelayMin();
     }
 
     /**
@@ -217,37 +188,22 @@ public final class LockClientOptions {
      * @return the longest reconnect delay
      */
     public Duration reconnectDelayMax() {
-        return reconnectDelayMax;
+        return connection.reconnectDelayMax();
     }
 
     /** @return Lettuce's TLS settings (trust and key material), or {@code null} for the JVM's defaults */
     public @Nullable SslOptions sslOptions() {
-        return sslOptions;
+        return connection.sslOptions();
     }
 
     /** Builder of {@link LockClientOptions}; not thread-safe. */
     public static final class Builder {
 
-        private String uri = "redis://localhost:6379";
-        private @Nullable String sentinelMaster;
-        private List<String> sentinelNodes = List.of();
-        private List<String> clusterNodes = List.of();
-        private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
-        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
-        private Duration fairLockWaitTimeout = DEFAULT_FAIR_LOCK_WAIT_TIMEOUT;
-        private String keyPrefix = "";
-        private @Nullable String clientName;
+        private final ConnectionSettings.Builder connection =
+                new ConnectionSettings.Builder(DEFAULT_RECONNECT_DELAY_MIN, DEFAULT_RECONNECT_DELAY_MAX);
+        private final LockSettings.Builder locks = new LockSettings.Builder(
+                DEFAULT_WATCHDOG_TIMEOUT, DEFAULT_COMMAND_TIMEOUT, DEFAULT_FAIR_LOCK_WAIT_TIMEOUT);
         private final List<LockListener> listeners = new ArrayList<>();
-        private int replicaSyncReplicas;
-        private Duration replicaSyncTimeout = Duration.ZERO;
-        private @Nullable String username;
-        private @Nullable String password;
-        private @Nullable Integer database;
-        private boolean ssl;
-        private @Nullable SslOptions sslOptions;
-        private @Nullable ClientResources clientResources;
-        private Duration reconnectDelayMin = DEFAULT_RECONNECT_DELAY_MIN;
-        private Duration reconnectDelayMax = DEFAULT_RECONNECT_DELAY_MAX;
 
         private Builder() {}
 
@@ -258,7 +214,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder uri(String uri) {
-            this.uri = requireText(uri, "uri");
+            connection.uri(uri);
             return this;
         }
 
@@ -269,8 +225,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder sentinel(String masterId, String... nodeUris) {
-            this.sentinelMaster = requireText(masterId, "masterId");
-            this.sentinelNodes = requireNodes(nodeUris, "nodeUris");
+            connection.sentinel(masterId, nodeUris);
             return this;
         }
 
@@ -284,11 +239,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder credentials(@Nullable String username, @Nullable String password) {
-            if (username != null && password == null) {
-                throw new IllegalArgumentException("'password' must not be null when 'username' is set");
-            }
-            this.username = username;
-            this.password = password;
+            connection.credentials(username, password);
             return this;
         }
 
@@ -300,10 +251,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder database(int database) {
-            if (database < 0) {
-                throw new IllegalArgumentException("'database' must not be negative, was " + database);
-            }
-            this.database = database;
+            connection.database(database);
             return this;
         }
 
@@ -316,8 +264,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder ssl(@Nullable SslOptions sslOptions) {
-            this.ssl = true;
-            this.sslOptions = sslOptions;
+            connection.ssl(sslOptions);
             return this;
         }
 
@@ -329,7 +276,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder clientResources(@Nullable ClientResources clientResources) {
-            this.clientResources = clientResources;
+            connection.clientResources(clientResources);
             return this;
         }
 
@@ -348,14 +295,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder reconnectDelay(Duration min, Duration max) {
-            requirePositive(min, "reconnectDelay min");
-            requirePositive(max, "reconnectDelay max");
-            if (max.compareTo(min) < 0) {
-                throw new IllegalArgumentException(
-                        "'reconnectDelay max' must not be shorter than its min, was " + max + " < " + min);
-            }
-            this.reconnectDelayMin = min;
-            this.reconnectDelayMax = max;
+            connection.reconnectDelay(min, max);
             return this;
         }
 
@@ -365,7 +305,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder cluster(String... nodeUris) {
-            this.clusterNodes = requireNodes(nodeUris, "nodeUris");
+            connection.cluster(nodeUris);
             return this;
         }
 
@@ -375,7 +315,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder watchdogTimeout(Duration timeout) {
-            this.watchdogTimeout = requirePositive(timeout, "watchdogTimeout");
+            locks.watchdogTimeout(timeout);
             return this;
         }
 
@@ -386,7 +326,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder commandTimeout(Duration timeout) {
-            this.commandTimeout = requirePositive(timeout, "commandTimeout");
+            locks.commandTimeout(timeout);
             return this;
         }
 
@@ -397,7 +337,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder fairLockWaitTimeout(Duration timeout) {
-            this.fairLockWaitTimeout = requirePositive(timeout, "fairLockWaitTimeout");
+            locks.fairLockWaitTimeout(timeout);
             return this;
         }
 
@@ -408,7 +348,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder keyPrefix(String prefix) {
-            this.keyPrefix = Objects.requireNonNull(prefix, "'keyPrefix' must not be null");
+            locks.keyPrefix(prefix);
             return this;
         }
 
@@ -418,7 +358,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder clientName(@Nullable String name) {
-            this.clientName = name;
+            connection.clientName(name);
             return this;
         }
 
@@ -457,11 +397,7 @@ public final class LockClientOptions {
          * @return this builder
          */
         public Builder replicaSync(int replicas, Duration timeout) {
-            if (replicas < 1) {
-                throw new IllegalArgumentException("'replicas' must be at least 1, was " + replicas);
-            }
-            this.replicaSyncReplicas = replicas;
-            this.replicaSyncTimeout = requirePositive(timeout, "timeout");
+            locks.replicaSync(replicas, timeout);
             return this;
         }
 
@@ -470,41 +406,7 @@ public final class LockClientOptions {
          * @return immutable options
          */
         public LockClientOptions build() {
-            if (sentinelMaster != null && !clusterNodes.isEmpty()) {
-                throw new IllegalStateException("Choose either sentinel(...) or cluster(...), not both");
-            }
-            if (!clusterNodes.isEmpty() && database != null && database != 0) {
-                throw new IllegalStateException("database(" + database + ") is not supported with cluster(...): "
-                        + "Redis Cluster has only database 0");
-            }
             return new LockClientOptions(this);
-        }
-
-        private static String requireText(String value, String name) {
-            Objects.requireNonNull(value, () -> "'" + name + "' must not be null");
-            if (value.isBlank()) {
-                throw new IllegalArgumentException("'" + name + "' must not be blank");
-            }
-            return value;
-        }
-
-        private static Duration requirePositive(Duration value, String name) {
-            Objects.requireNonNull(value, () -> "'" + name + "' must not be null");
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException("'" + name + "' must be positive, was " + value);
-            }
-            return value;
-        }
-
-        private static List<String> requireNodes(String[] nodes, String name) {
-            Objects.requireNonNull(nodes, () -> "'" + name + "' must not be null");
-            if (nodes.length == 0) {
-                throw new IllegalArgumentException("'" + name + "' must name at least one node");
-            }
-            for (String node : nodes) {
-                requireText(node, name + " element");
-            }
-            return List.of(nodes);
         }
     }
 }

@@ -178,9 +178,9 @@ class SampleEndpointsTests {
                         get("/actuator/distlock").get("held").findValuesAsString("name"))
                 .doesNotContain("stock:live"));
 
-        JsonNode acquire = get("/actuator/metrics/distlock.acquire?tag=name:stock");
+        JsonNode acquire = get("/actuator/metrics/distlock.acquire?tag=lock.name:stock");
         assertThat(acquire.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(10);
-        JsonNode p95 = get("/actuator/metrics/distlock.acquire.percentile?tag=name:stock&tag=phi:0.95");
+        JsonNode p95 = get("/actuator/metrics/distlock.acquire.percentile?tag=lock.name:stock&tag=phi:0.95");
         assertThat(p95.get("measurements").get(0).get("value").asDouble()).isPositive();
 
         JsonNode stats = get("/api/lock-stats");

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.LockTemplate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,12 +20,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -34,8 +37,9 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * Loads the sample's page in a headless Chromium, runs the hand-off demo and checks the picture:
  * the bars of the exclusive {@code baton} lock appear, one per hold, and never overlap; the overrun
- * lease is drawn as lost; hand-offs fill the histogram. Keeps a screenshot in
- * {@code target/screenshots/timeline.png}. Skipped where Chromium or its driver is not installed
+ * lease is drawn as lost; hand-offs fill the histogram. A long lock name is labelled in full, wrapped
+ * when the page is narrow, and the histograms' x labels never overlap, wide or narrow. Keeps a
+ * screenshot in {@code target/screenshots/timeline.png} (the one in docs/images is taken from it). Skipped where Chromium or its driver is not installed
  * (Debian: {@code apt-get install chromium chromium-driver}); it never downloads either.
  */
 @SpringBootTest(
@@ -51,6 +55,11 @@ class TimelineBrowserTests {
     private static final int WORKERS = 5;
 
     private static final int ROUNDS = 3;
+
+    private static final String LONG_LOCK = "warehouse-eu-west-1:reservations:order-2026-11-000042:line-7";
+
+    @Autowired
+    LockTemplate locks;
 
     @LocalServerPort
     int port;
@@ -138,6 +147,7 @@ class TimelineBrowserTests {
                 .extracting(Bar::owner)
                 .anyMatch(owner -> owner.endsWith("/worker-1"))
                 .anyMatch(owner -> owner.endsWith("/worker-" + WORKERS));
+        assertThatEveryBarIsLabelledWithItsWholeOwner("baton");
         assertThat(browser.findElements(By.cssSelector("#timeline rect.wait.gave-up[data-lock='baton']")))
                 .as("the impatient worker gave up")
                 .isNotEmpty();
@@ -158,6 +168,94 @@ class TimelineBrowserTests {
         Files.createDirectories(screenshot.getParent());
         Files.write(screenshot, picture.getScreenshotAs(OutputType.BYTES));
         assertThat(Files.size(screenshot)).isGreaterThan(10_000);
+
+        ((JavascriptExecutor) browser)
+                .executeScript("const s = document.getElementById('timeline-window');"
+                        + " s.value = '60'; s.dispatchEvent(new Event('change'))");
+        assertThat(locks.execute(LONG_LOCK, () -> "held")).isEqualTo("held");
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThatTheLongLockIsLabelledInFull(1));
+        assertThatNoHistogramXLabelsOverlap();
+
+        browser.manage().window().setSize(new Dimension(600, 1100));
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThatTheLongLockIsLabelledInFull(2));
+        assertThatNoHistogramXLabelsOverlap();
+    }
+
+    // One label per bar, each the bar's whole owner thread (inside the bar or under it), never cut.
+    @SuppressWarnings("unchecked")
+    private void assertThatEveryBarIsLabelledWithItsWholeOwner(String lock) {
+        Map<String, List<String>> drawn = (Map<String, List<String>>) ((JavascriptExecutor) browser)
+                .executeScript(
+                        "const g = [...document.querySelectorAll('#timeline g.lock')].find(g => g.dataset.lock === arguments[0]);"
+                                + " return {labels: [...g.querySelectorAll('text.bar-label')].map(t => t.textContent).sort(),"
+                                + " owners: [...g.querySelectorAll('rect.hold')]"
+                                + ".map(r => r.dataset.owner.slice(r.dataset.owner.lastIndexOf('/') + 1)).sort()};",
+                        lock);
+        assertThat(drawn.get("labels"))
+                .as("owner labels of %s", lock)
+                .isNotEmpty()
+                .noneMatch(t -> t.contains("…"));
+        assertThat(drawn.get("labels")).as("owner labels of %s", lock).isEqualTo(drawn.get("owners"));
+    }
+
+    // The label reads the whole name, in at least minLines lines, left of where the bars begin.
+    @SuppressWarnings("unchecked")
+    private void assertThatTheLongLockIsLabelledInFull(int minLines) {
+        Map<String, Object> label = (Map<String, Object>) ((JavascriptExecutor) browser)
+                .executeScript(
+                        "const svg = document.getElementById('timeline');"
+                                + " const g = [...svg.querySelectorAll('g.lock')].find(g => g.dataset.lock === arguments[0]);"
+                                + " const t = g && g.querySelector('text.name');"
+                                + " if (!t) return null;"
+                                + " const box = t.getBBox();"
+                                + " return {text: t.textContent, lines: t.querySelectorAll('tspan').length,"
+                                + " left: box.x, right: box.x + box.width, plotLeft: Number(svg.dataset.plotLeft)};",
+                        LONG_LOCK);
+        assertThat(label).as("the row of lock %s", LONG_LOCK).isNotNull();
+        assertThat(label.get("text")).as("the label of %s", LONG_LOCK).isEqualTo(LONG_LOCK);
+        assertThat(((Number) label.get("lines")).intValue()).isGreaterThanOrEqualTo(minLines);
+        assertThat(((Number) label.get("left")).doubleValue()).isGreaterThanOrEqualTo(0);
+        assertThat(((Number) label.get("right")).doubleValue())
+                .as("the label ends before the bars begin")
+                .isLessThanOrEqualTo(((Number) label.get("plotLeft")).doubleValue());
+    }
+
+    // Every label under a histogram's x axis, as drawn: no two boxes share a pixel.
+    @SuppressWarnings("unchecked")
+    private void assertThatNoHistogramXLabelsOverlap() {
+        for (String id : List.of("hist-acquire", "hist-handoff")) {
+            List<Map<String, Object>> boxes = (List<Map<String, Object>>) ((JavascriptExecutor) browser)
+                    .executeScript(
+                            "return [...document.querySelectorAll('#' + arguments[0] + ' text.axis:not(.summary)')]"
+                                    + ".map(t => { const b = t.getBBox();"
+                                    + " return {text: t.textContent, x: b.x, y: b.y, w: b.width, h: b.height}; })",
+                            id);
+            assertThat(boxes).as("x labels of %s", id).hasSizeGreaterThanOrEqualTo(5);
+            for (int i = 0; i < boxes.size(); i++) {
+                for (int j = i + 1; j < boxes.size(); j++) {
+                    assertThat(intersect(boxes.get(i), boxes.get(j)))
+                            .as(
+                                    "x labels '%s' and '%s' of %s overlap",
+                                    boxes.get(i).get("text"), boxes.get(j).get("text"), id)
+                            .isFalse();
+                }
+            }
+        }
+    }
+
+    private static boolean intersect(Map<String, Object> a, Map<String, Object> b) {
+        return number(a, "x") < number(b, "x") + number(b, "w")
+                && number(b, "x") < number(a, "x") + number(a, "w")
+                && number(a, "y") < number(b, "y") + number(b, "h")
+                && number(b, "y") < number(a, "y") + number(a, "h");
+    }
+
+    private static double number(Map<String, Object> box, String key) {
+        return ((Number) box.get(key)).doubleValue();
     }
 
     @SuppressWarnings("unchecked")

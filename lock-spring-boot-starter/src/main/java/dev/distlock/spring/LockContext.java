@@ -1,9 +1,8 @@
 package dev.distlock.spring;
 
 import dev.distlock.spring.internal.CurrentLockContext;
+import dev.distlock.spring.internal.CurrentLockContext.Frame;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The lock held around the current {@link DistributedLock} or {@link LockTemplate} call, available
@@ -19,20 +18,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LockContext {
 
-    static {
-        CurrentLockContext.registerFactory(LockContext::new);
-    }
+    private final Frame frame;
 
-    private final String name;
-    private final LockType type;
-    private final @Nullable Long fencingToken;
-    private final BooleanSupplier held;
-
-    private LockContext(String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held) {
-        this.name = name;
-        this.type = type;
-        this.fencingToken = fencingToken;
-        this.held = held;
+    private LockContext(Frame frame) {
+        this.frame = frame;
     }
 
     /**
@@ -41,12 +30,12 @@ public final class LockContext {
      * @throws IllegalStateException if no lock is held around the running code
      */
     public static LockContext current() {
-        LockContext context = CurrentLockContext.get();
-        if (context == null) {
+        Frame frame = CurrentLockContext.get();
+        if (frame == null) {
             throw new IllegalStateException(
                     "LockContext.current() called outside a @DistributedLock method or LockTemplate callback");
         }
-        return context;
+        return new LockContext(frame);
     }
 
     /**
@@ -54,7 +43,7 @@ public final class LockContext {
      * @return the context, or empty
      */
     public static Optional<LockContext> find() {
-        return Optional.ofNullable(CurrentLockContext.get());
+        return Optional.ofNullable(CurrentLockContext.get()).map(LockContext::new);
     }
 
     /**
@@ -62,7 +51,7 @@ public final class LockContext {
      * @return the lock name
      */
     public String name() {
-        return name;
+        return frame.name();
     }
 
     /**
@@ -70,15 +59,16 @@ public final class LockContext {
      * @return the lock type
      */
     public LockType type() {
-        return type;
+        return frame.type();
     }
 
     /**
-     * Returns whether the lock is still held: {@code false} once a renewal or a check found it lost.
+     * Returns whether the lock is still held: {@code false} once a renewal or a check found it lost,
+     * and, for an explicit lease, once that lease has run out by the local clock.
      * @return whether still held
      */
     public boolean isHeld() {
-        return held.getAsBoolean();
+        return frame.held().getAsBoolean();
     }
 
     /**
@@ -86,11 +76,11 @@ public final class LockContext {
      * @return the token, or empty for an unfenced lock
      */
     public Optional<Long> fencingToken() {
-        return Optional.ofNullable(fencingToken);
+        return Optional.ofNullable(frame.fencingToken());
     }
 
     @Override
     public String toString() {
-        return "LockContext[" + name + ", " + type + "]";
+        return "LockContext[" + frame.name() + ", " + frame.type() + "]";
     }
 }

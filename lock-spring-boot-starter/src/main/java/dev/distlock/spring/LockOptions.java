@@ -6,14 +6,17 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Options of one {@link LockTemplate} call. A {@code null} wait or lease means the configured
- * default ({@code distlock.defaults.*}); a negative wait waits as long as it takes, a negative
- * lease uses the watchdog.
+ * default ({@code distlock.defaults.*}); a negative wait waits as long as it takes. A lease of
+ * {@code Duration.ofMillis(-1)} uses the watchdog; any other negative or a zero lease is rejected, so
+ * a wrong sign never turns a bounded lease into an unbounded one.
  *
  * @param type kind of lock
  * @param waitTime how long to wait, or {@code null} for the default
  * @param leaseTime lease of the hold, or {@code null} for the default
  */
 public record LockOptions(LockType type, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
+
+    private static final Duration WATCHDOG = Duration.ofMillis(-1);
 
     /** Reentrant lock with the configured defaults. */
     public static final LockOptions DEFAULTS = new LockOptions(LockType.REENTRANT, null, null);
@@ -26,6 +29,11 @@ public record LockOptions(LockType type, @Nullable Duration waitTime, @Nullable 
      */
     public LockOptions {
         Objects.requireNonNull(type, "'type' must not be null");
+        if (leaseTime != null && (leaseTime.isZero() || (leaseTime.isNegative() && !leaseTime.equals(WATCHDOG)))) {
+            throw new IllegalArgumentException(
+                    "'leaseTime' must be positive, or Duration.ofMillis(-1) for a watchdog-renewed lease; was "
+                            + leaseTime);
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
 import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -140,29 +141,55 @@ class LockObservationTests {
     }
 
     @Test
-    void shouldRecordTimersWithTheNewAndTheFormerTagsAndALongTaskTimerForHolds() {
+    void shouldRecordTimersWithTheLockTagsOnlyAndALongTaskTimerForHolds() {
         template.execute("obs-meters", () -> {
             LongTaskTimer holds = meters.get("distlock.held.active")
                     .tags("lock.name", "obs-meters")
                     .longTaskTimer();
             assertThat(holds.activeTasks()).isEqualTo(1);
         });
-        // Former tags (name, type, outcome) still select the timers, so existing dashboards keep working.
         assertThat(meters.get("distlock.acquire")
-                        .tags("name", "obs-meters", "type", "reentrant", "outcome", "acquired")
-                        .timer()
-                        .count())
-                .isEqualTo(1);
-        assertThat(meters.get("distlock.acquire")
-                        .tags("lock.name", "obs-meters", "lock.type", "reentrant")
+                        .tags("lock.name", "obs-meters", "lock.type", "reentrant", "outcome", "acquired")
                         .timer()
                         .count())
                 .isEqualTo(1);
         assertThat(meters.get("distlock.held")
-                        .tags("name", "obs-meters", "type", "reentrant")
+                        .tags("lock.name", "obs-meters", "lock.type", "reentrant")
                         .timer()
                         .count())
                 .isEqualTo(1);
+        // The acquisition's long-task timer, documented beside distlock.held.active.
+        assertThat(meters.get("distlock.acquire.active")
+                        .tags("lock.name", "obs-meters")
+                        .longTaskTimer()
+                        .activeTasks())
+                .isZero();
+        // No deprecated duplicates: every Distlock meter is tagged lock.name/lock.type, none name/type.
+        assertThat(meters.getMeters().stream()
+                        .map(Meter::getId)
+                        .filter(id -> id.getName().startsWith("distlock."))
+                        .filter(id -> "obs-meters".equals(id.getTag("lock.name"))))
+                .isNotEmpty()
+                .allSatisfy(id -> {
+                    assertThat(id.getTag("name")).as("%s", id).isNull();
+                    assertThat(id.getTag("type")).as("%s", id).isNull();
+                });
+        // Gauges and the counter carry the timers' tags; the counter exists at 0 before any loss.
+        assertThat(meters.get("distlock.active")
+                        .tags("lock.name", "obs-meters", "lock.type", "reentrant")
+                        .gauge()
+                        .value())
+                .isZero();
+        assertThat(meters.get("distlock.waiting")
+                        .tags("lock.name", "obs-meters", "lock.type", "reentrant")
+                        .gauge()
+                        .value())
+                .isZero();
+        assertThat(meters.get("distlock.lease.lost")
+                        .tags("lock.name", "obs-meters", "lock.type", "reentrant")
+                        .counter()
+                        .count())
+                .isZero();
         assertThat(meters.get("distlock.held.active")
                         .tags("lock.name", "obs-meters")
                         .longTaskTimer()

@@ -185,7 +185,7 @@ class LockTemplateTests {
                     context.getBean(LockTemplate.class).execute("lost", () -> sleep(400));
                     var registry = context.getBean(io.micrometer.core.instrument.MeterRegistry.class);
                     assertThat(registry.get("distlock.lease.lost")
-                                    .tag("name", "lost")
+                                    .tag("lock.name", "lost")
                                     .counter()
                                     .count())
                             .isEqualTo(1.0);
@@ -195,7 +195,7 @@ class LockTemplateTests {
                                     .count())
                             .isEqualTo(1);
                     assertThat(registry.get("distlock.active")
-                                    .tag("name", "lost")
+                                    .tag("lock.name", "lost")
                                     .gauge()
                                     .value())
                             .isZero();

@@ -48,8 +48,8 @@ class MetricsCardinalityTests {
     private static Set<String> nameTags(MeterRegistry registry) {
         Set<String> names = new TreeSet<>();
         for (Meter meter : registry.getMeters()) {
-            if (meter.getId().getName().startsWith("distlock.") && meter.getId().getTag("name") != null) {
-                names.add(meter.getId().getTag("name"));
+            if (meter.getId().getName().startsWith("distlock.") && meter.getId().getTag("lock.name") != null) {
+                names.add(meter.getId().getTag("lock.name"));
             }
         }
         return names;

@@ -128,7 +128,7 @@ class RedLockNodeClientsTests {
                                     org.assertj.core.groups.Tuple.tuple("red", 2));
                     assertThat(report.held())
                             .filteredOn(h -> h.name().equals("red-listed"))
-                            .allSatisfy(h -> assertThat(h.template()).isEqualTo("red-listed"));
+                            .allSatisfy(h -> assertThat(h.annotationName()).isEqualTo("red-listed"));
                     DistlockEndpoint.LockState state =
                             context.getBean(DistlockEndpoint.class).lock("red-listed");
                     assertThat(state.redLockNodes())

@@ -52,6 +52,7 @@ class StarterApiSurfaceTests {
             Map.entry("LockEventsReport", "serialized by the endpoint"),
             Map.entry("ReactiveLockSupport", "bean present only with Reactor"),
             Map.entry("RedLockClients", "bean of the red-lock node clients"),
+            Map.entry("LockNameSettings", "built by DistlockProperties for the advisor and the template"),
             // Used by a bridge in another package (dev.distlock.spring.shedlock).
             Map.entry("BridgeLocks", "holds of the ShedLock bridge, through the starter's executor"),
             // Set by the interceptor and template, read by the public LockContext in another package.

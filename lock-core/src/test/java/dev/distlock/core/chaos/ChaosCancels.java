@@ -287,6 +287,8 @@ final class ChaosCancels {
         long cancelledAt = System.currentTimeMillis();
         String verdict = "re-entry";
         while (true) {
+            // Redis read the TTL after this: what was left of the outer lease then is at most its end minus this.
+            long asked = System.currentTimeMillis();
             LockInfo info;
             try {
                 info = client.inspect(name);
@@ -296,8 +298,9 @@ final class ChaosCancels {
             }
             long now = System.currentTimeMillis();
             long holds = holdsOf(info.holders(), owner);
-            // The outer lease began when its script ran, no later than its reply.
-            long allowed = grantedBy + outerLease - now + ChaosRun.PARAMS.clockErrorMillis() + 50;
+            // The outer lease began when its script ran, no later than its reply. Counted to when the
+            // read was sent, not to its reply: a stall of this JVM after the read is not lease time.
+            long allowed = grantedBy + outerLease - asked + ChaosRun.PARAMS.clockErrorMillis() + 50;
             if (holds == 1 && info.remainingTtlMillis() > Math.max(allowed, 0)) {
                 record(
                         cancelOp,

@@ -31,8 +31,8 @@ class LockStatsController {
     LockStats stats() {
         Map<String, LockRow> rows = new TreeMap<>();
         for (Timer timer : registry.find("distlock.acquire").timers()) {
-            String name = tag(timer, "name");
-            String type = tag(timer, "type");
+            String name = tag(timer, "lock.name");
+            String type = tag(timer, "lock.type");
             String outcome = tag(timer, "outcome");
             LockRow row = rows.computeIfAbsent(name + " (" + type + ")", key -> new LockRow(name, type));
             long count = timer.count();

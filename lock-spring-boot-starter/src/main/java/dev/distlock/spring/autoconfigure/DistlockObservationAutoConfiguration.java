@@ -1,16 +1,9 @@
 package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.spring.internal.ObservationLockObserver;
-import dev.distlock.spring.observation.DefaultLockAcquireObservationConvention;
-import dev.distlock.spring.observation.DefaultLockHeldObservationConvention;
 import dev.distlock.spring.observation.LockAcquireObservationConvention;
 import dev.distlock.spring.observation.LockHeldObservationConvention;
-import dev.distlock.spring.observation.LockObservationKeys;
 import io.lettuce.core.resource.ClientResources;
-import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
-import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -50,17 +43,6 @@ public final class DistlockObservationAutoConfiguration {
                 ObjectProvider<LockHeldObservationConvention> heldConvention) {
             return new ObservationLockObserver(registry, acquireConvention.getIfUnique(), heldConvention.getIfUnique());
         }
-
-        /** Keeps the tags the timers had before they came from observations. */
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnClass(MeterRegistry.class)
-        static class LegacyTagsConfiguration {
-
-            @Bean
-            MeterFilter distlockLegacyTagsMeterFilter() {
-                return new LegacyTagsMeterFilter();
-            }
-        }
     }
 
     /** Shares Spring Boot's Lettuce resources with the lock clients. */
@@ -73,30 +55,6 @@ public final class DistlockObservationAutoConfiguration {
         DistlockClientCustomizer distlockClientResourcesCustomizer(ClientResources clientResources) {
             // First, so that a user's customizer can still choose other resources.
             return builder -> builder.clientResources(clientResources);
-        }
-    }
-
-    /**
-     * Copies {@code lock.name} and {@code lock.type} to the {@code name} and {@code type} tags that
-     * the {@code distlock.acquire} and {@code distlock.held} timers carried before they came from observations, so
-     * that existing dashboards and alerts keep working. Deprecated: the copies will be removed.
-     */
-    static final class LegacyTagsMeterFilter implements MeterFilter {
-
-        @Override
-        public Meter.Id map(Meter.Id id) {
-            String name = id.getName();
-            if (!(name.startsWith(DefaultLockAcquireObservationConvention.NAME)
-                            || name.startsWith(DefaultLockHeldObservationConvention.NAME))
-                    || id.getTag("name") != null) {
-                return id;
-            }
-            String lockName = id.getTag(LockObservationKeys.LOCK_NAME);
-            String lockType = id.getTag(LockObservationKeys.LOCK_TYPE);
-            if (lockName == null || lockType == null) {
-                return id;
-            }
-            return id.withTags(java.util.List.of(Tag.of("name", lockName), Tag.of("type", lockType)));
         }
     }
 }

@@ -85,7 +85,17 @@ public class DistlockProperties implements InitializingBean {
                     metrics.getMaxNames(),
                     "At least one lock name must be allowed in metrics");
         }
+        checkLease("distlock.defaults.lease-time", defaults.getLeaseTime());
         checkLocks();
+    }
+
+    // One rule for every lease: -1 asks for the watchdog; any other negative is a sign error, which must not
+    // quietly turn a bounded lease into an unbounded one.
+    private static void checkLease(String property, @Nullable Duration lease) {
+        if (lease != null && (lease.isZero() || (lease.isNegative() && !lease.equals(Lock.UNBOUNDED)))) {
+            throw new InvalidConfigurationPropertyValueException(
+                    property, lease, "Use a positive duration, or -1 for a watchdog-renewed lease");
+        }
     }
 
     /**
@@ -102,11 +112,7 @@ public class DistlockProperties implements InitializingBean {
                         wait,
                         "Use a duration, 0 to try once, or -1 to wait as long as it takes");
             }
-            Duration lease = lock.getLeaseTime();
-            if (lease != null && (lease.isZero() || (lease.isNegative() && !lease.equals(Lock.UNBOUNDED)))) {
-                throw new InvalidConfigurationPropertyValueException(
-                        property + ".lease-time", lease, "Use a positive duration, or -1 for a watchdog-renewed lease");
-            }
+            checkLease(property + ".lease-time", lock.getLeaseTime());
             LockType type = lock.getType();
             if (type != null && type != LockType.REENTRANT && type != LockType.FAIR) {
                 throw new InvalidConfigurationPropertyValueException(
@@ -554,7 +560,7 @@ public class DistlockProperties implements InitializingBean {
         /** How long to wait for a lock; negative waits as long as it takes, 0 tries once. */
         private Duration waitTime = Duration.ofSeconds(30);
 
-        /** Lease of a hold; negative uses the watchdog (renewed while held). */
+        /** Lease of a hold; -1 uses the watchdog (renewed while held). Other negative values are rejected. */
         private Duration leaseTime = Duration.ofMillis(-1);
 
         public Duration getWaitTime() {

@@ -9,11 +9,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 
 /**
- * Maps lock failures in Spring MVC requests to {@code 423 Locked} problem details.
+ * Maps lock failures in Spring MVC and WebFlux requests to problem details: {@code 423 Locked} for
+ * a lock not acquired, {@code 503 Service Unavailable} when Redis cannot be reached or the
+ * application is shutting down. One {@code @ControllerAdvice} serves both stacks.
  */
 @AutoConfiguration(after = DistlockAutoConfiguration.class)
-@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnClass(name = "org.springframework.web.servlet.DispatcherServlet")
+@ConditionalOnWebApplication
+@ConditionalOnClass(name = "org.springframework.web.bind.annotation.ControllerAdvice")
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
 public final class DistlockWebMvcAutoConfiguration {
 

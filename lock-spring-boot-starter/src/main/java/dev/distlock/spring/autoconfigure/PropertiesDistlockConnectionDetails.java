@@ -1,5 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
+import dev.distlock.spring.internal.DistlockStartupException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -158,14 +159,19 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
                 uri = new URI(value.trim());
             } catch (URISyntaxException ex) {
                 // The parser's message repeats the input, password included: report only its reason.
-                throw new IllegalStateException("Invalid " + property + ": " + ex.getReason());
+                throw invalid(property, value, ex.getReason());
             }
             String scheme = uri.getScheme();
             if (!"redis".equalsIgnoreCase(scheme) && !"rediss".equalsIgnoreCase(scheme)) {
-                throw new IllegalStateException("Invalid " + property + ": the scheme must be redis:// or rediss://");
+                throw invalid(
+                        property,
+                        value,
+                        value.contains("://")
+                                ? "the scheme is '" + scheme + "'; it must be redis:// or rediss://"
+                                : "it has no scheme (redis:// or rediss://); a host and port alone is not a URL");
             }
             if (uri.getHost() == null) {
-                throw new IllegalStateException("Invalid " + property + ": no host");
+                throw invalid(property, value, "it names no host");
             }
             String username = null;
             String password = null;
@@ -189,7 +195,7 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
                 try {
                     database = Integer.parseInt(path.substring(1));
                 } catch (NumberFormatException ex) {
-                    throw new IllegalStateException("Invalid " + property + ": the path must be a database index");
+                    throw invalid(property, value, "the path must be a database index");
                 }
             }
             String host = uri.getHost().startsWith("[")
@@ -202,6 +208,20 @@ final class PropertiesDistlockConnectionDetails implements DistlockConnectionDet
                     host,
                     uri.getPort() > 0 ? uri.getPort() : 6379,
                     database);
+        }
+
+        // A short failure analysis instead of a long chain of bean creation failures; the value is shown
+        // without its credentials.
+        private static DistlockStartupException invalid(String property, String value, String reason) {
+            return new DistlockStartupException(
+                    "Invalid " + property + " '" + masked(value.trim()) + "': " + reason + ".",
+                    "Set " + property + " to redis://[[username:]password@]host[:port][/database], or rediss://... "
+                            + "for TLS; for example redis://localhost:6379 or rediss://user:secret@redis.example.com:6380/2.",
+                    null);
+        }
+
+        private static String masked(String value) {
+            return value.replaceFirst("^([^/@]*//)?[^@/]*@", "$1******@");
         }
 
         private static String decode(String value) {

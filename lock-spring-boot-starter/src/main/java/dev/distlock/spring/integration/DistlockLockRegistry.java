@@ -40,15 +40,24 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  *
  * <p><b>Fencing.</b> With {@link #setFenced(boolean)}, each lock is a Distlock fenced lock and
  * {@link #getFencingToken(Object)} returns the token of this process's hold, e.g. for the leader
- * elected by {@code LockRegistryLeaderInitiator} to pass along with its writes. Each fenced name
- * keeps a counter key in Redis, so fence a registry of few names (leader roles), not one keyed by
- * message ids.
+ * elected by {@code LockRegistryLeaderInitiator} to pass along with its writes: its candidate's
+ * {@code onGranted(context)} reads {@code registry.getFencingToken(context.getRole())}. A holder
+ * whose lease ran out and that takes the lock again (a leader elected again) gets a new token. Each
+ * fenced name keeps a counter key in Redis, so fence a registry of few names (leader roles), not
+ * one keyed by message ids.
+ *
+ * <p><b>Leader election.</b> {@code LockRegistryLeaderInitiator} takes its role's lock again at
+ * every heartbeat (500 ms by default) and gives up leadership when that fails. With the watchdog
+ * lease, a leader whose process dies is replaced one watchdog timeout later at most; with
+ * {@link #setLeaseTime(Duration)}, the lease must be longer than the heartbeat, or the leader loses
+ * its lock between two heartbeats.
  */
 public final class DistlockLockRegistry
         implements ExpirableLockRegistry<DistributedLock>, RenewableLockRegistry<DistributedLock> {
 
     private final LockClient client;
     private final Map<String, RegistryLock> locks = new ConcurrentHashMap<>();
+    private final Map<String, Long> tokens = new ConcurrentHashMap<>();
     private volatile @Nullable Duration leaseTime;
     private volatile boolean fenced;
 
@@ -87,7 +96,7 @@ public final class DistlockLockRegistry
     }
 
     private RegistryLock newLock(String key) {
-        return new RegistryLock(client, key, fenced, this::defaultLease);
+        return new RegistryLock(client, key, fenced, this::defaultLease, tokens);
     }
 
     /** @return the default lease in ms, or -1 for the watchdog */
@@ -148,8 +157,8 @@ public final class DistlockLockRegistry
      * @return the token, or empty when no thread of this process holds the lock or it is not fenced
      */
     public OptionalLong getFencingToken(Object lockKey) {
-        RegistryLock lock = locks.get(key(lockKey, "lockKey"));
-        return lock == null ? OptionalLong.empty() : lock.fencingToken();
+        Long token = tokens.get(key(lockKey, "lockKey"));
+        return token == null ? OptionalLong.empty() : OptionalLong.of(token);
     }
 
     private static String key(@Nullable Object lockKey, String argument) {

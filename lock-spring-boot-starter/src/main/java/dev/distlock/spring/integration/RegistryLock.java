@@ -20,6 +20,11 @@ import org.springframework.integration.support.locks.DistributedLock;
  * One key's lock of a {@link DistlockLockRegistry}. Every acquisition, nested ones too, goes to
  * Redis (a nested one restarts a fixed lease, as Spring Integration's registries do); the counts
  * kept here only answer, without a round trip, whether a thread holds the lock at all.
+ *
+ * <p>A thread whose hold lost its lease and that takes the lock again starts a new hold, with a new
+ * fencing token: the lost one is forgotten rather than counted as an outer hold. Leader election
+ * relies on this: a leader that lost its lease stops leading without unlocking, and when it is
+ * elected again its token must be newer than the leader's in between.
  */
 final class RegistryLock implements DistributedLock {
 
@@ -29,18 +34,21 @@ final class RegistryLock implements DistributedLock {
     private final RedisLock lock;
     private final @Nullable FencedLock fencedLock;
     private final LongSupplier defaultLease;
+    /** The registry's tokens of held fenced locks by key: they outlive a handle the registry dropped. */
+    private final Map<String, Long> tokens;
     /** Holds per thread id; only the thread itself changes its entry. */
     private final Map<Long, Integer> holds = new ConcurrentHashMap<>();
 
     private volatile long lastAcquired;
     private volatile long token = -1;
 
-    RegistryLock(LockClient client, String key, boolean fenced, LongSupplier defaultLease) {
+    RegistryLock(LockClient client, String key, boolean fenced, LongSupplier defaultLease, Map<String, Long> tokens) {
         this.key = key;
         // Nested acquisitions use the plain view: a fenced re-entry would issue a new token.
         this.lock = client.getLock(key);
         this.fencedLock = fenced ? client.getFencedLock(key) : null;
         this.defaultLease = defaultLease;
+        this.tokens = tokens;
     }
 
     @Override
@@ -54,29 +62,27 @@ final class RegistryLock implements DistributedLock {
     }
 
     private void lockWithLease(long lease) {
-        if (isNested(lease)) {
+        boolean nested = isNested(lease);
+        if (nested || fencedLock == null) {
             lock.lock(lease, TimeUnit.MILLISECONDS);
-        } else if (fencedLock != null) {
-            token = fencedLock.lockAndGetToken(lease, TimeUnit.MILLISECONDS);
         } else {
-            lock.lock(lease, TimeUnit.MILLISECONDS);
+            issued(fencedLock.lockAndGetToken(lease, TimeUnit.MILLISECONDS));
         }
-        acquired();
+        acquired(nested);
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
         long lease = defaultLease.getAsLong();
-        if (isNested(lease)) {
+        boolean nested = isNested(lease);
+        if (nested || fencedLock == null) {
             lock.lockInterruptibly(lease, TimeUnit.MILLISECONDS);
-        } else if (fencedLock != null) {
-            token = fencedLock
-                    .tryLockAndGetToken(RedisLock.WAIT_FOREVER, lease, TimeUnit.MILLISECONDS)
-                    .orElseThrow();
         } else {
-            lock.lockInterruptibly(lease, TimeUnit.MILLISECONDS);
+            issued(fencedLock
+                    .tryLockAndGetToken(RedisLock.WAIT_FOREVER, lease, TimeUnit.MILLISECONDS)
+                    .orElseThrow());
         }
-        acquired();
+        acquired(nested);
     }
 
     @Override
@@ -103,40 +109,53 @@ final class RegistryLock implements DistributedLock {
     }
 
     private boolean tryLock(long waitMillis, long lease) throws InterruptedException {
+        boolean nested = isNested(lease);
         boolean acquired;
-        if (isNested(lease)) {
+        if (nested || fencedLock == null) {
             acquired = lock.tryLock(waitMillis, lease, TimeUnit.MILLISECONDS);
-        } else if (fencedLock != null) {
+        } else {
             OptionalLong issued = fencedLock.tryLockAndGetToken(waitMillis, lease, TimeUnit.MILLISECONDS);
             acquired = issued.isPresent();
             if (acquired) {
-                token = issued.getAsLong();
+                issued(issued.getAsLong());
             }
-        } else {
-            acquired = lock.tryLock(waitMillis, lease, TimeUnit.MILLISECONDS);
         }
         if (acquired) {
-            acquired();
+            acquired(nested);
         }
         return acquired;
     }
 
     /**
-     * Tells whether the current thread already holds the lock; if so, a fixed lease is first
-     * restarted on the whole hold, so that the nested unlock leaves the lease running from now.
+     * Tells whether the current thread holds the lock in Redis already; if so, a fixed lease is
+     * first restarted on the whole hold, so that the nested unlock leaves the lease running from
+     * now. A thread that counts holds here but whose lease ran out makes a new acquisition.
      */
     private boolean isNested(long lease) {
-        if (holds.getOrDefault(Thread.currentThread().getId(), 0) == 0) {
+        long thread = Thread.currentThread().getId();
+        if (holds.getOrDefault(thread, 0) == 0) {
             return false;
         }
-        if (lease != -1) {
-            lock.renewLease(lease, TimeUnit.MILLISECONDS, Thread.currentThread().getId());
+        boolean held = lease != -1 ? lock.renewLease(lease, TimeUnit.MILLISECONDS, thread) : lock.isHeldBy(thread);
+        if (!held) {
+            logger.debug("Lock '{}' lost its lease under thread {}: taking it anew", key, thread);
         }
-        return true;
+        return held;
     }
 
-    private void acquired() {
-        holds.merge(Thread.currentThread().getId(), 1, Integer::sum);
+    private void issued(long issuedToken) {
+        token = issuedToken;
+        tokens.put(key, issuedToken);
+    }
+
+    /** Counts an acquisition; a new one (not nested) replaces the count of a hold whose lease ran out. */
+    private void acquired(boolean nested) {
+        long thread = Thread.currentThread().getId();
+        if (nested) {
+            holds.merge(thread, 1, Integer::sum);
+        } else {
+            holds.put(thread, 1);
+        }
         lastAcquired = System.currentTimeMillis();
     }
 
@@ -166,6 +185,7 @@ final class RegistryLock implements DistributedLock {
                     .initCause(ex);
         } finally {
             if (count == 1 && holds.isEmpty()) {
+                tokens.remove(key, token);
                 token = -1;
             }
         }
@@ -188,11 +208,6 @@ final class RegistryLock implements DistributedLock {
                 leaseMillis, TimeUnit.MILLISECONDS, Thread.currentThread().getId())) {
             throw new IllegalStateException("Could not renew mutex at " + key + ": its lease had ended");
         }
-    }
-
-    OptionalLong fencingToken() {
-        long current = token;
-        return current < 0 || holds.isEmpty() ? OptionalLong.empty() : OptionalLong.of(current);
     }
 
     boolean isUnusedSince(long threshold) {

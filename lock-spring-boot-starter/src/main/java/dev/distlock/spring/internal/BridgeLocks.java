@@ -139,7 +139,9 @@ public final class BridgeLocks {
                 logger.debug("Could not renew the lease of lock '{}'", hold.name(), ex);
                 renewed = false;
             }
-            if (!renewed) {
+            if (renewed) {
+                hold.leaseRenewed(lease);
+            } else {
                 // Nobody will release a hold that could not be extended: drop its bookkeeping now.
                 executor.release(hold);
             }

@@ -1,52 +1,50 @@
 package dev.distlock.spring.internal;
 
-import dev.distlock.spring.LockContext;
 import dev.distlock.spring.LockType;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps the {@link LockContext} of the running thread. The interceptor, the template and context
- * propagation set and restore it here; applications read it through {@link LockContext#current()}
- * and {@link LockContext#find()}, which is why setting it is not part of {@code LockContext}.
+ * Keeps, per thread, the lock held around the running code. The interceptor, the template and
+ * context propagation enter and restore it here; applications read it through
+ * {@code LockContext.current()} and {@code LockContext.find()}, which wrap the {@link Frame} kept
+ * here. Setting it is not part of {@code LockContext}, and this class does not know
+ * {@code LockContext}: the public type depends on this one, never the other way round.
  */
 public final class CurrentLockContext {
 
-    private static final ThreadLocal<@Nullable LockContext> CURRENT = new ThreadLocal<>();
-
-    private static volatile @Nullable Factory factory;
+    private static final ThreadLocal<@Nullable Frame> CURRENT = new ThreadLocal<>();
 
     private CurrentLockContext() {}
 
     /**
-     * Returns the innermost context of the running thread.
-     * @return the context, or {@code null} outside a lock
+     * Returns the innermost frame of the running thread.
+     * @return the frame, or {@code null} outside a lock
      */
-    public static @Nullable LockContext get() {
+    public static @Nullable Frame get() {
         return CURRENT.get();
     }
 
     /**
-     * Makes a new context current.
+     * Makes a new frame current.
      * @param name resolved lock name
      * @param type kind of lock
      * @param fencingToken fencing token or {@code null}
      * @param held tells whether the hold is still valid
-     * @return the previous context, to pass to {@link #restore(LockContext)}
+     * @return the previous frame, to pass to {@link #restore(Frame)}
      */
-    public static @Nullable LockContext enter(
-            String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held) {
-        LockContext previous = CURRENT.get();
-        CURRENT.set(factory().create(name, type, fencingToken, held));
+    public static @Nullable Frame enter(String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held) {
+        Frame previous = CURRENT.get();
+        CURRENT.set(new Frame(name, type, fencingToken, held));
         return previous;
     }
 
     /**
-     * Restores the context that was current before {@link #enter}, or sets one carried over from
+     * Restores the frame that was current before {@link #enter}, or sets one carried over from
      * another thread.
      * @param previous what {@code enter} returned, or {@code null} for none
      */
-    public static void restore(@Nullable LockContext previous) {
+    public static void restore(@Nullable Frame previous) {
         if (previous == null) {
             CURRENT.remove();
         } else {
@@ -55,47 +53,11 @@ public final class CurrentLockContext {
     }
 
     /**
-     * Registers how contexts are created; called once by {@link LockContext}, whose constructor is
-     * private so that applications cannot make one.
-     * @param contexts creates contexts
+     * One lock held around the running code, as {@code LockContext} shows it.
+     * @param name resolved lock name
+     * @param type kind of lock
+     * @param fencingToken fencing token or {@code null}
+     * @param held tells whether the hold is still valid
      */
-    public static void registerFactory(Factory contexts) {
-        if (factory != null) {
-            throw new IllegalStateException("A LockContext factory is already registered");
-        }
-        factory = contexts;
-    }
-
-    private static Factory factory() {
-        Factory contexts = factory;
-        if (contexts == null) {
-            // LockContext registers its factory when its class is initialized, which a class
-            // literal does not trigger.
-            try {
-                Class.forName(LockContext.class.getName(), true, LockContext.class.getClassLoader());
-            } catch (ClassNotFoundException ex) {
-                throw new IllegalStateException(ex);
-            }
-            contexts = factory;
-            if (contexts == null) {
-                throw new IllegalStateException("LockContext registered no factory");
-            }
-        }
-        return contexts;
-    }
-
-    /** Creates a {@link LockContext}. */
-    @FunctionalInterface
-    public interface Factory {
-
-        /**
-         * Creates a context.
-         * @param name resolved lock name
-         * @param type kind of lock
-         * @param fencingToken fencing token or {@code null}
-         * @param held tells whether the hold is still valid
-         * @return the context
-         */
-        LockContext create(String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held);
-    }
+    public record Frame(String name, LockType type, @Nullable Long fencingToken, BooleanSupplier held) {}
 }

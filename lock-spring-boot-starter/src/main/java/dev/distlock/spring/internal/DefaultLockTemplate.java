@@ -2,7 +2,6 @@ package dev.distlock.spring.internal;
 
 import dev.distlock.core.LockException;
 import dev.distlock.spring.LockAcquisitionException;
-import dev.distlock.spring.LockContext;
 import dev.distlock.spring.LockOptions;
 import dev.distlock.spring.LockResult;
 import dev.distlock.spring.LockTemplate;
@@ -128,7 +127,8 @@ public final class DefaultLockTemplate implements LockTemplate {
         if (hold == null) {
             return LockResult.notAcquired();
         }
-        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        CurrentLockContext.Frame previous =
+                CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         T value;
         try {
             value = callback.get();

@@ -96,11 +96,12 @@ public class DistlockEndpoint {
 
     /**
      * Reads one lock's state from Redis, and from each red-lock node.
-     * @param name lock name
+     * @param selector lock name, or its Redis key (the name with the key prefix)
      * @return the state
      */
     @ReadOperation
-    public LockState lock(@Selector String name) {
+    public LockState lock(@Selector String selector) {
+        String name = lockName(selector);
         List<HeldLockReport> local = new ArrayList<>();
         client.heldLocks().stream().filter(h -> h.name().equals(name)).forEach(h -> local.add(report(client, h, null)));
         List<NodeState> nodes = new ArrayList<>();
@@ -115,6 +116,7 @@ public class DistlockEndpoint {
         NodeState main = nodeState(null, client, name);
         return new LockState(
                 name,
+                key(name),
                 main.state(),
                 main.kind(),
                 main.locked(),
@@ -133,12 +135,13 @@ public class DistlockEndpoint {
      * Available only with {@code management.endpoint.distlock.access=unrestricted}. Each deletion is
      * logged at WARN with the caller, the lock and the holders it took the lock from; a holder learns
      * it as a lost lease (this instance's at once, another instance's at its next renewal or release).
-     * @param name lock name
+     * @param selector lock name, or its Redis key (the name with the key prefix)
      * @param caller who asks, as the web layer knows it
      * @return what happened
      */
     @DeleteOperation
-    public ForceUnlockResult forceUnlock(@Selector String name, SecurityContext caller) {
+    public ForceUnlockResult forceUnlock(@Selector String selector, SecurityContext caller) {
+        String name = lockName(selector);
         List<String> notLocks = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         String who = caller.getPrincipal() != null
@@ -148,7 +151,23 @@ public class DistlockEndpoint {
         for (int i = 0; i < redLockClients.size(); i++) {
             unlocked |= forceUnlock(redLockClients.get(i), "redlock[" + i + "]", name, who, notLocks, errors);
         }
-        return new ForceUnlockResult(name, unlocked, notLocks, errors);
+        return new ForceUnlockResult(name, key(name), unlocked, notLocks, errors);
+    }
+
+    /**
+     * The lock name a selector means: a selector that starts with the key prefix is a Redis key, as
+     * an operator copies it from {@code redis-cli} or a log line, and names the lock after the
+     * prefix. A lock whose name itself starts with the prefix is reached through its full key.
+     */
+    private String lockName(String selector) {
+        String prefix = client.getOptions().keyPrefix();
+        return !prefix.isEmpty() && selector.startsWith(prefix) && selector.length() > prefix.length()
+                ? selector.substring(prefix.length())
+                : selector;
+    }
+
+    private String key(String name) {
+        return client.getOptions().keyPrefix() + name;
     }
 
     private boolean forceUnlock(
@@ -243,6 +262,7 @@ public class DistlockEndpoint {
         String type = (redLockNode != null ? LockKind.RED : held.kind()).kindName();
         return new HeldLockReport(
                 held.name(),
+                owner.getOptions().keyPrefix() + held.name(),
                 type,
                 redLockNode,
                 hold != null ? hold.request.template() : null,
@@ -281,9 +301,10 @@ public class DistlockEndpoint {
     /**
      * One hold.
      * @param name lock name
+     * @param key the lock's Redis key (key prefix and name)
      * @param type lock kind ({@code red} for a red lock's hold on one node)
      * @param redLockNode index of the red-lock node, else {@code null}
-     * @param template annotation or template name, if known
+     * @param annotationName the annotation's name, or the template call's name, if known
      * @param ownerThread holding thread, {@code null} for asynchronous holds
      * @param ownerId owner id
      * @param holdCount reentrant count
@@ -295,9 +316,10 @@ public class DistlockEndpoint {
      */
     public record HeldLockReport(
             String name,
+            String key,
             String type,
             @Nullable Integer redLockNode,
-            @Nullable String template,
+            @Nullable String annotationName,
             @Nullable String ownerThread,
             long ownerId,
             int holdCount,
@@ -319,6 +341,7 @@ public class DistlockEndpoint {
     /**
      * A lock's state in Redis.
      * @param name lock name
+     * @param key the lock's Redis key (key prefix and name)
      * @param state {@code locked}, {@code unlocked}, {@code not-a-lock} or {@code unknown} (Redis unreachable)
      * @param kind {@code reentrant}, {@code fair} or {@code read-write} when locked or queued, else {@code null}
      * @param locked whether anyone holds it, {@code null} when unknown or not a lock
@@ -332,6 +355,7 @@ public class DistlockEndpoint {
      */
     public record LockState(
             String name,
+            String key,
             String state,
             @Nullable String kind,
             @Nullable Boolean locked,
@@ -370,10 +394,12 @@ public class DistlockEndpoint {
     /**
      * Outcome of a force-unlock.
      * @param name lock name
+     * @param key the lock's Redis key (key prefix and name)
      * @param unlocked whether a lock was deleted on any Redis
      * @param notLocks Redis servers where the key is not a lock and was left untouched
      * @param errors Redis servers that could not be reached
      */
-    public record ForceUnlockResult(String name, boolean unlocked, List<String> notLocks, List<String> errors)
+    public record ForceUnlockResult(
+            String name, String key, boolean unlocked, List<String> notLocks, List<String> errors)
             implements OperationResponseBody {}
 }

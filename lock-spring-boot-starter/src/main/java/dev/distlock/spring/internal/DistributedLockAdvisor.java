@@ -15,8 +15,8 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 /**
  * Infrastructure advisor that applies {@link DistributedLockInterceptor} to
  * {@link dev.distlock.spring.DistributedLock} methods, the way Spring's own transaction advisor
- * works: no AspectJ needed. Matching parses and checks the annotation, so a bad one fails the
- * creation of its bean.
+ * works: no AspectJ needed. Matching parses and checks the annotation; a bad one is reported at
+ * startup by the validator, with every other bad method of the application.
  */
 public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
@@ -27,7 +27,7 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
     private final transient Pointcut pointcut = new StaticMethodMatcherPointcut() {
         @Override
         public boolean matches(Method method, Class<?> targetClass) {
-            return registry.find(method, targetClass) != null;
+            return registry.advises(method, targetClass);
         }
     };
 

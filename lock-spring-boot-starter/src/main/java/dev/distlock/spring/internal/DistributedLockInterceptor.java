@@ -2,7 +2,6 @@ package dev.distlock.spring.internal;
 
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockAcquisitionException;
-import dev.distlock.spring.LockContext;
 import dev.distlock.spring.LockLeaseExpiredException;
 import dev.distlock.spring.OnFailure;
 import java.lang.reflect.InvocationTargetException;
@@ -123,7 +122,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         if (hold == null) {
             return onFailure(lockMethod, request, target, args, false);
         }
-        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        CurrentLockContext.Frame previous =
+                CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         Object result;
         try {
             result = invocation.proceed();
@@ -196,7 +196,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             LockExecutor executor,
             CompletableFuture<@Nullable Object> out,
             AtomicReference<@Nullable CompletableFuture<?>> running) {
-        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        CurrentLockContext.Frame previous =
+                CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         CompletableFuture<Object> original;
         try {
             Object result = call.proceed();

@@ -38,6 +38,11 @@ final class Hold {
     volatile boolean lost;
     volatile @Nullable Runnable canceller;
     final Set<Integer> lostRedLockNodes = ConcurrentHashMap.newKeySet();
+    /**
+     * When an explicit lease runs out by {@link System#nanoTime()}, counted from after Redis granted
+     * (or renewed) it, so it never comes early; unused for a watchdog-renewed hold.
+     */
+    private volatile long leaseDeadlineNanos;
 
     Hold(
             LockRequest request,
@@ -56,6 +61,8 @@ final class Hold {
         this.thread = thread;
         this.token = token;
         this.observation = observation;
+        this.leaseDeadlineNanos =
+                acquiredNanos + Math.max(0, request.leaseTime().toNanos());
     }
 
     /** @return the resolved lock name */
@@ -67,9 +74,25 @@ final class Hold {
         return request.type();
     }
 
-    /** @return whether the hold is still valid as far as this instance knows */
+    /**
+     * @return whether the hold is still valid as far as this instance knows: not released, not found
+     *         lost, and, for an explicit lease, not past its local deadline
+     */
     boolean isHeld() {
-        return !unlocked.get() && !lost;
+        return !unlocked.get() && !lost && !leaseRanOut();
+    }
+
+    /** @return whether an explicit lease has run out by the local clock; never for a watchdog-renewed hold */
+    boolean leaseRanOut() {
+        return !request.leaseTime().isNegative() && System.nanoTime() - leaseDeadlineNanos >= 0;
+    }
+
+    /**
+     * Moves the explicit lease's local deadline after Redis renewed it.
+     * @param lease the lease Redis now keeps, from about now
+     */
+    void leaseRenewed(java.time.Duration lease) {
+        leaseDeadlineNanos = System.nanoTime() + lease.toNanos();
     }
 
     /** @return the fencing token, or {@code null} when unfenced */

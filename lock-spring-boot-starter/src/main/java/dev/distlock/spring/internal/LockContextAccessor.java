@@ -22,12 +22,15 @@ public final class LockContextAccessor implements ThreadLocalAccessor<LockContex
 
     @Override
     public @Nullable LockContext getValue() {
-        return CurrentLockContext.get();
+        return LockContext.find().orElse(null);
     }
 
     @Override
     public void setValue(LockContext value) {
-        CurrentLockContext.restore(value);
+        // Rebuilt from what LockContext shows, so that this package need not reach into it; the hold
+        // it describes is still asked whether it is held.
+        CurrentLockContext.restore(new CurrentLockContext.Frame(
+                value.name(), value.type(), value.fencingToken().orElse(null), value::isHeld));
     }
 
     @Override

@@ -304,11 +304,7 @@ public final class LockExecutor implements AutoCloseable {
      * @return whether the lease was lost
      */
     boolean isLeaseLost(Hold hold) {
-        Duration lease = hold.request.leaseTime();
-        if (!hold.lost
-                && !hold.unlocked.get()
-                && !lease.isNegative()
-                && System.nanoTime() - hold.acquiredNanos >= lease.toNanos()) {
+        if (!hold.lost && !hold.unlocked.get() && hold.leaseRanOut()) {
             index.leaseLost(hold.eventName, hold.ownerId);
         }
         return hold.lost;

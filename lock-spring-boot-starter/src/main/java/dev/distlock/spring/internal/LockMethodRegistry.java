@@ -3,10 +3,12 @@ package dev.distlock.spring.internal;
 import dev.distlock.spring.DistributedLock;
 import dev.distlock.spring.OnFailure;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -36,6 +38,11 @@ final class LockMethodRegistry {
 
     private static final Object NONE = new Object();
 
+    private static final String DEFAULT_LEASE_PROPERTY = "distlock.defaults.lease-time";
+
+    /** The lease that asks for the watchdog: {@code "-1"}, whose unit is milliseconds. */
+    static final Duration WATCHDOG = Duration.ofMillis(-1);
+
     private final Map<MethodClassKey, Object> cache = new ConcurrentHashMap<>();
     private final BeanFactory beanFactory;
     private final LockExpressions expressions;
@@ -43,7 +50,11 @@ final class LockMethodRegistry {
     private final Duration defaultLease;
     private final boolean redLockNodes;
     private final LockNameSettings lockNames;
-    private final Map<Class<?>, Boolean> validated = new ConcurrentHashMap<>();
+    private final Map<Class<?>, List<IllegalStateException>> validated = new ConcurrentHashMap<>();
+
+    /** What to do about a method no proxy can lock. */
+    static final String UNPROXIABLE_ACTION = "Make the method public, non-static and non-final so that the proxy can "
+            + "lock it, or remove @DistributedLock from it.";
 
     /**
      * Creates a registry.
@@ -84,54 +95,94 @@ final class LockMethodRegistry {
      * method would fail only when first called. An annotated method that is not public fails too:
      * neither proxy type would lock it.
      * @param beanClass the bean's class
-     * @throws IllegalStateException naming the method if an annotation is invalid
+     * @return every problem found, one per bad method (a {@link DistlockStartupException} when it
+     *         says what to change other than an attribute); empty when all are valid
      */
-    public void validate(Class<?> beanClass) {
-        Class<?> userClass = ClassUtils.getUserClass(beanClass);
-        if (validated.containsKey(userClass)) {
-            return;
-        }
-        Set<Class<?>> interfaces = ClassUtils.getAllInterfacesForClassAsSet(userClass);
+    List<IllegalStateException> validate(Class<?> beanClass) {
+        return validated.computeIfAbsent(ClassUtils.getUserClass(beanClass), this::check);
+    }
+
+    private List<IllegalStateException> check(Class<?> userClass) {
+        // By message: a method seen through the class and again through an interface is one problem.
+        Map<String, IllegalStateException> problems = new LinkedHashMap<>();
         ReflectionUtils.doWithMethods(
                 userClass,
                 method -> {
-                    if (method.isBridge() || method.isSynthetic()) {
-                        return;
-                    }
-                    boolean annotated = AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
-                    String where = "@DistributedLock on " + ClassUtils.getShortName(userClass) + "." + method.getName()
-                            + signature(method);
-                    int modifiers = method.getModifiers();
-                    if (annotated && java.lang.reflect.Modifier.isStatic(modifiers)) {
-                        throw new IllegalStateException(where + ": the method is static; proxies lock only instance "
-                                + "methods, so it would run without the lock");
-                    }
-                    if (java.lang.reflect.Modifier.isStatic(modifiers)) {
-                        return;
-                    }
-                    if (annotated && !java.lang.reflect.Modifier.isPublic(modifiers)) {
-                        throw new IllegalStateException(where + ": the method must be public; proxies lock only "
-                                + "public methods called from another bean, so it would run without the lock");
-                    }
-                    // A class-based proxy (Spring Boot's default, even for beans with interfaces) cannot override a
-                    // final method: the call would reach the method unadvised.
-                    if (annotated && java.lang.reflect.Modifier.isFinal(modifiers)) {
-                        throw new IllegalStateException(where + ": the method is final; a class-based proxy cannot "
-                                + "override it, so it would run without the lock");
-                    }
-                    if (annotated || java.lang.reflect.Modifier.isPublic(method.getModifiers())) {
-                        find(method, userClass);
+                    try {
+                        checkMethod(method, userClass);
+                    } catch (IllegalStateException ex) {
+                        problems.putIfAbsent(ex.getMessage(), ex);
                     }
                 },
                 method -> method.getDeclaringClass() != Object.class);
-        for (Class<?> type : interfaces) {
+        for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(userClass)) {
             for (Method method : type.getMethods()) {
-                if (!method.isDefault() && !java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
-                    find(method, userClass);
+                if (!method.isDefault() && !Modifier.isStatic(method.getModifiers())) {
+                    try {
+                        find(method, userClass);
+                    } catch (IllegalStateException ex) {
+                        problems.putIfAbsent(ex.getMessage(), ex);
+                    }
                 }
             }
         }
-        validated.put(userClass, Boolean.TRUE);
+        return List.copyOf(problems.values());
+    }
+
+    private void checkMethod(Method method, Class<?> userClass) {
+        if (method.isBridge() || method.isSynthetic()) {
+            return;
+        }
+        boolean annotated = AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
+        int modifiers = method.getModifiers();
+        if (annotated) {
+            String where = "@DistributedLock on " + ClassUtils.getShortName(userClass) + "." + method.getName()
+                    + signature(method);
+            if (Modifier.isStatic(modifiers)) {
+                throw new DistlockStartupException(
+                        where + ": the method is static; proxies lock only instance methods, so it would run "
+                                + "without the lock",
+                        UNPROXIABLE_ACTION,
+                        null);
+            }
+            if (!Modifier.isPublic(modifiers)) {
+                throw new DistlockStartupException(
+                        where + ": the method is " + visibility(modifiers) + "; it must be public: proxies lock "
+                                + "only public methods called from another bean, so it would run without the lock",
+                        UNPROXIABLE_ACTION,
+                        null);
+            }
+            // A class-based proxy (Spring Boot's default, even for beans with interfaces) cannot override a
+            // final method: the call would reach the method unadvised.
+            if (Modifier.isFinal(modifiers)) {
+                throw new DistlockStartupException(
+                        where + ": the method is final; a class-based proxy cannot override it, so it would run "
+                                + "without the lock",
+                        UNPROXIABLE_ACTION,
+                        null);
+            }
+        }
+        if (!Modifier.isStatic(modifiers) && (annotated || Modifier.isPublic(modifiers))) {
+            find(method, userClass);
+        }
+    }
+
+    private static String visibility(int modifiers) {
+        if (Modifier.isProtected(modifiers)) {
+            return "protected";
+        }
+        return Modifier.isPrivate(modifiers) ? "private" : "package-private";
+    }
+
+    /**
+     * Whether the proxy should advise the method: it is a lock method, or an invalid one, which
+     * {@link #validate} reports at startup and which fails when called rather than run unlocked.
+     * @param method the method
+     * @param targetClass the target class
+     * @return whether to advise it
+     */
+    boolean advises(Method method, @Nullable Class<?> targetClass) {
+        return !(lookup(method, targetClass) == NONE);
     }
 
     /**
@@ -143,11 +194,23 @@ final class LockMethodRegistry {
      */
     @Nullable
     LockMethod find(Method method, @Nullable Class<?> targetClass) {
-        Object found = cache.computeIfAbsent(new MethodClassKey(method, targetClass), key -> {
-            LockMethod parsed = parse(method, targetClass);
-            return parsed != null ? parsed : NONE;
-        });
+        Object found = lookup(method, targetClass);
+        if (found instanceof IllegalStateException invalid) {
+            throw invalid;
+        }
         return found instanceof LockMethod lockMethod ? lockMethod : null;
+    }
+
+    // A failure is kept like a result, so that matching, validation and calls all see the same one.
+    private Object lookup(Method method, @Nullable Class<?> targetClass) {
+        return cache.computeIfAbsent(new MethodClassKey(method, targetClass), key -> {
+            try {
+                LockMethod parsed = parse(method, targetClass);
+                return parsed != null ? parsed : NONE;
+            } catch (IllegalStateException ex) {
+                return ex;
+            }
+        });
     }
 
     private @Nullable LockMethod parse(Method method, @Nullable Class<?> targetClass) {
@@ -160,7 +223,7 @@ final class LockMethodRegistry {
             annotation = AnnotatedElementUtils.findMergedAnnotation(targetClass, DistributedLock.class);
         }
         if (annotation == null
-                || !java.lang.reflect.Modifier.isPublic(specific.getModifiers())
+                || !Modifier.isPublic(specific.getModifiers())
                 || specific.getDeclaringClass() == Object.class) {
             return null;
         }
@@ -177,7 +240,7 @@ final class LockMethodRegistry {
                 annotation.type(),
                 annotation.fenced(),
                 duration(annotation.waitTime(), defaultWait, where, "waitTime"),
-                duration(annotation.leaseTime(), defaultLease, where, "leaseTime"),
+                lease(annotation.leaseTime(), where),
                 where);
         if (!perName.overrides().isEmpty()) {
             logger.info("{} locks '{}' with {}", where, template, String.join(", ", perName.overrides()));
@@ -190,10 +253,20 @@ final class LockMethodRegistry {
                     where + ": minHoldTime must be a positive duration, was '" + annotation.minHoldTime() + "'");
         }
         if (!lease.isNegative() && lease.compareTo(minHold) < 0) {
-            throw new IllegalStateException(where + ": "
-                    + (perName.leaseSource() != null ? perName.leaseSource() : "leaseTime") + " " + lease
-                    + " is shorter than minHoldTime " + minHold
-                    + "; the lock would expire before the minimum hold ends");
+            String leaseSource = perName.leaseSource() != null
+                    ? perName.leaseSource()
+                    : StringUtils.hasText(annotation.leaseTime()) ? null : DEFAULT_LEASE_PROPERTY;
+            String problem = where + ": " + (leaseSource != null ? leaseSource : "leaseTime") + " "
+                    + lease + " is shorter than minHoldTime " + minHold
+                    + "; the lock would expire before the minimum hold ends";
+            if (leaseSource == null) {
+                throw new IllegalStateException(problem);
+            }
+            throw new DistlockStartupException(
+                    problem,
+                    "Set " + leaseSource + " to at least the method's minHoldTime, or give the method its own "
+                            + "leaseTime.",
+                    null);
         }
         Class<? extends java.lang.annotation.Annotation> scheduled =
                 annotationType("org.springframework.scheduling.annotation.Scheduled");
@@ -208,9 +281,6 @@ final class LockMethodRegistry {
                             + "than the clock skew between instances",
                     where,
                     wait.isNegative() ? "without limit" : wait);
-        }
-        if (!lease.isNegative() && lease.isZero()) {
-            throw new IllegalStateException(where + ": leaseTime must be positive or -1 for the watchdog");
         }
         LockMethod.Kind kind = LockMethodKinds.kind(specific, where);
         checkCombinations(annotation, specific, where);
@@ -311,6 +381,27 @@ final class LockMethodRegistry {
         }
         ReflectionUtils.makeAccessible(fallback);
         return fallback;
+    }
+
+    /**
+     * The lease an attribute asks for: empty for {@code distlock.defaults.lease-time}, {@code "-1"}
+     * for the watchdog, else a positive duration. Any other negative is a sign error, not a
+     * request for an unbounded lease, and fails.
+     */
+    private Duration lease(String value, String where) {
+        Duration lease = duration(value, defaultLease, where, "leaseTime");
+        if (!StringUtils.hasText(value)) {
+            return lease;
+        }
+        if (lease.isZero()) {
+            throw new IllegalStateException(where + ": leaseTime must be positive, or \"-1\" for a "
+                    + "watchdog-renewed lease; was '" + value + "'");
+        }
+        if (lease.isNegative() && !lease.equals(WATCHDOG)) {
+            throw new IllegalStateException(where + ": leaseTime '" + value + "' is negative; use a positive "
+                    + "duration, or \"-1\" for a watchdog-renewed lease");
+        }
+        return lease;
     }
 
     private Duration duration(String value, Duration defaultValue, String where, String attribute) {

@@ -82,13 +82,18 @@ public final class LockNameSettings {
         LockType effectiveType = type;
         if (setting.type() != null && setting.type() != type) {
             if (type != LockType.REENTRANT && type != LockType.FAIR) {
-                throw new IllegalStateException(where + ": " + setting.property() + ".type=" + setting.type()
-                        + " conflicts with its type " + type + "; a per-name type switches exclusive locks between"
-                        + " REENTRANT and FAIR only. Remove the property or give this lock its own name");
+                throw new DistlockStartupException(
+                        where + ": " + setting.property() + ".type=" + setting.type() + " conflicts with its type "
+                                + type + "; a per-name type switches exclusive locks between REENTRANT and FAIR only",
+                        "Remove " + setting.property() + ".type, or give this lock its own name.",
+                        null);
             }
             if (fenced) {
-                throw new IllegalStateException(where + ": " + setting.property() + ".type=" + setting.type()
-                        + " conflicts with fenced = true; only a REENTRANT lock issues fencing tokens");
+                throw new DistlockStartupException(
+                        where + ": " + setting.property() + ".type=" + setting.type()
+                                + " conflicts with fenced = true; only a REENTRANT lock issues fencing tokens",
+                        "Remove " + setting.property() + ".type, or give this lock its own name.",
+                        null);
             }
             effectiveType = setting.type();
             overrides.add(setting.property() + ".type=" + setting.type() + " (was " + type + ")");

@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Caps the distinct values of the {@code name} tag of Distlock's meters: past the limit, new lock
+ * Caps the distinct values of the {@code lock.name} tag of Distlock's meters: past the limit, new lock
  * names are tagged {@code other}, so lock names built from ids cannot grow the meter registry
  * without bound.
  */
@@ -18,6 +18,8 @@ public final class LockNameTagLimit implements MeterFilter {
 
     /** Tag value of the names past the limit. */
     public static final String OTHER = "other";
+
+    private static final String TAG = "lock.name";
 
     private static final Logger logger = LoggerFactory.getLogger(LockNameTagLimit.class);
 
@@ -41,7 +43,7 @@ public final class LockNameTagLimit implements MeterFilter {
         if (!id.getName().startsWith("distlock.")) {
             return id;
         }
-        String name = id.getTag("name");
+        String name = id.getTag(TAG);
         if (name == null || name.equals(OTHER) || admit(name)) {
             return id;
         }
@@ -55,7 +57,7 @@ public final class LockNameTagLimit implements MeterFilter {
                     name,
                     OTHER);
         }
-        return id.replaceTags(Tags.of(id.getTagsAsIterable()).and(Tag.of("name", OTHER)));
+        return id.replaceTags(Tags.of(id.getTagsAsIterable()).and(Tag.of(TAG, OTHER)));
     }
 
     private boolean admit(String name) {

@@ -15,15 +15,22 @@ import org.jspecify.annotations.Nullable;
 /**
  * Records lock metrics in Micrometer: {@code distlock.acquire} (timer, tag {@code outcome}),
  * {@code distlock.held} (timer), {@code distlock.active} and {@code distlock.waiting} (gauges),
- * {@code distlock.lease.lost} (counter). Every meter is tagged with the lock's template
- * {@code name} and {@code type}.
+ * {@code distlock.lease.lost} (counter). Every meter is tagged with the lock's annotation or
+ * template name ({@code lock.name}) and kind ({@code lock.type}), the tags of the observations'
+ * timers. The gauges and the counter are registered with a name's first acquisition, the counter
+ * at 0, so an alert on lost leases has a series before the first loss.
  */
 public final class MicrometerLockObserver implements LockObserver {
 
+    private static final String LOCK_NAME = "lock.name";
+    private static final String LOCK_TYPE = "lock.type";
+
     private final MeterRegistry registry;
     private final boolean timers;
-    private final Map<String, AtomicInteger> active = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
+    private final Map<String, Meters> meters = new ConcurrentHashMap<>();
+
+    /** The meters of one lock name and type that live as long as the registry. */
+    private record Meters(AtomicInteger active, AtomicInteger waiting, Counter leaseLost) {}
 
     /**
      * Creates the observer.
@@ -48,25 +55,22 @@ public final class MicrometerLockObserver implements LockObserver {
     public Acquiring acquireStarted(LockRequest request, long ownerId) {
         String name = request.template();
         LockType type = request.type();
-        Tags tags = Tags.of("name", name, "type", tag(type));
-        AtomicInteger waitingNow = gauge(waiting, "distlock.waiting", "Callers waiting for a lock", name, type);
+        Tags tags = Tags.of(LOCK_NAME, name, LOCK_TYPE, tag(type));
+        Meters lockMeters = meters.computeIfAbsent(name + "\u0000" + type, key -> register(tags));
+        AtomicInteger waitingNow = lockMeters.waiting();
         waitingNow.incrementAndGet();
         long start = System.nanoTime();
         return new Acquiring() {
             @Override
             public Holding acquired() {
                 ended(Outcome.ACQUIRED);
-                AtomicInteger activeNow = gauge(active, "distlock.active", "Locks held now", name, type);
+                AtomicInteger activeNow = lockMeters.active();
                 activeNow.incrementAndGet();
                 long acquired = System.nanoTime();
                 return new Holding() {
                     @Override
                     public void leaseLost() {
-                        Counter.builder("distlock.lease.lost")
-                                .description("Holds whose lease was lost while the guarded code ran")
-                                .tags(tags)
-                                .register(registry)
-                                .increment();
+                        lockMeters.leaseLost().increment();
                     }
 
                     @Override
@@ -102,17 +106,22 @@ public final class MicrometerLockObserver implements LockObserver {
         };
     }
 
-    private AtomicInteger gauge(
-            Map<String, AtomicInteger> values, String meter, String description, String name, LockType type) {
-        return values.computeIfAbsent(name + "\u0000" + type, key -> {
-            AtomicInteger value = new AtomicInteger();
-            Gauge.builder(meter, value, AtomicInteger::get)
-                    .description(description)
-                    .tag("name", name)
-                    .tag("type", tag(type))
-                    .register(registry);
-            return value;
-        });
+    private Meters register(Tags tags) {
+        AtomicInteger active = new AtomicInteger();
+        Gauge.builder("distlock.active", active, AtomicInteger::get)
+                .description("Locks held now")
+                .tags(tags)
+                .register(registry);
+        AtomicInteger waiting = new AtomicInteger();
+        Gauge.builder("distlock.waiting", waiting, AtomicInteger::get)
+                .description("Callers waiting for a lock")
+                .tags(tags)
+                .register(registry);
+        Counter leaseLost = Counter.builder("distlock.lease.lost")
+                .description("Holds whose lease was lost while the guarded code ran")
+                .tags(tags)
+                .register(registry);
+        return new Meters(active, waiting, leaseLost);
     }
 
     private static String tag(LockType type) {

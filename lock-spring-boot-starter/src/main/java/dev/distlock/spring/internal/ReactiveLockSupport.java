@@ -120,7 +120,8 @@ public final class ReactiveLockSupport {
         Publisher<Object> source;
         // Current while the method assembles its publisher; a suspend function's body captures it
         // here too, when Reactor propagates thread-locals (Spring's CoroutinesUtils).
-        LockContext previous = CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        CurrentLockContext.Frame previous =
+                CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         LockContext context = LockContext.current();
         try {
             source = toPublisher(lockMethod, proceed(invocation));

@@ -1,7 +1,10 @@
 package dev.distlock.spring.web;
 
+import dev.distlock.core.LockException;
 import dev.distlock.spring.LockAcquisitionException;
 import dev.distlock.spring.LockShutdownException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -11,16 +14,22 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
 /**
- * Answers a {@link LockAcquisitionException} thrown in a Spring MVC request with {@code 423 Locked}
- * and an RFC 9457 problem detail naming the lock, and a {@link LockShutdownException} with
- * {@code 503 Service Unavailable}. It has the lowest precedence, so an application's own
- * {@code @ExceptionHandler} for these exceptions in a higher-precedence {@code @ControllerAdvice}
- * wins; defining a bean of this type (a subclass overriding {@link #problem}) replaces it, and
+ * Answers lock failures thrown in a Spring MVC or WebFlux request with RFC 9457 problem details:
+ * a {@link LockAcquisitionException} (the lock is taken) with {@code 423 Locked} naming the lock, a
+ * {@link LockShutdownException} with {@code 503 Service Unavailable}, and any other
+ * {@link LockException} (Redis unreachable, a command timed out, the client closed) with
+ * {@code 503 Service Unavailable}, logged at WARN with its message; that reply does not show the
+ * message, which names the Redis server, to the caller. It has the lowest precedence, so an
+ * application's own {@code @ExceptionHandler} for these exceptions in a higher-precedence
+ * {@code @ControllerAdvice} wins; defining a bean of this type (a subclass overriding
+ * {@link #problem} or {@link #unavailable}) replaces it, and
  * {@code distlock.web.problem-details.enabled=false} turns it off.
  */
 @ControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
 public class LockExceptionHandler {
+
+    private static final Logger logger = LoggerFactory.getLogger(LockExceptionHandler.class);
 
     /**
      * Handles a lock that could not be acquired.
@@ -30,6 +39,18 @@ public class LockExceptionHandler {
     @ExceptionHandler(LockAcquisitionException.class)
     public ResponseEntity<ProblemDetail> handleLockAcquisition(LockAcquisitionException ex) {
         ProblemDetail problem = problem(ex);
+        return ResponseEntity.status(problem.getStatus()).body(problem);
+    }
+
+    /**
+     * Handles a lock operation that failed because Redis could not serve it.
+     * @param ex the exception
+     * @return the problem detail response
+     */
+    @ExceptionHandler(LockException.class)
+    public ResponseEntity<ProblemDetail> handleRedisUnavailable(LockException ex) {
+        logger.warn("Answering 503: {}", ex.getMessage());
+        ProblemDetail problem = unavailable(ex);
         return ResponseEntity.status(problem.getStatus()).body(problem);
     }
 
@@ -44,6 +65,19 @@ public class LockExceptionHandler {
                 shutdown ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.LOCKED, ex.getMessage());
         problem.setTitle(shutdown ? "Shutting down" : "Locked");
         problem.setProperty("lock", ex.getLockName());
+        return problem;
+    }
+
+    /**
+     * Builds the problem detail of a lock operation that Redis could not serve.
+     * @param ex the exception
+     * @return the problem detail, whose status is the response's
+     */
+    protected ProblemDetail unavailable(LockException ex) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.SERVICE_UNAVAILABLE,
+                "The lock store (Redis) could not be reached in time; the request did not run. Try again later.");
+        problem.setTitle("Lock store unavailable");
         return problem;
     }
 }

@@ -270,7 +270,6 @@ class DistlockAutoConfigurationTests {
                 DistlockAspectAutoConfiguration.ReactorConfiguration.class,
                 DistlockMetricsAutoConfiguration.class,
                 DistlockObservationAutoConfiguration.ObservationConfiguration.class,
-                DistlockObservationAutoConfiguration.ObservationConfiguration.LegacyTagsConfiguration.class,
                 DistlockObservationAutoConfiguration.ClientResourcesConfiguration.class,
                 DistlockHealthAutoConfiguration.class,
                 DistlockEndpointAutoConfiguration.class,

@@ -6,9 +6,10 @@ import dev.distlock.spring.web.LockExceptionHandler;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
-/** When the 423 problem-detail handler is configured. */
+/** When the problem-detail handler (423, 503) is configured. */
 class DistlockWebMvcAutoConfigurationTests {
 
     private final WebApplicationContextRunner web = new WebApplicationContextRunner()
@@ -17,6 +18,13 @@ class DistlockWebMvcAutoConfigurationTests {
     @Test
     void whenServletWebApplicationThenHandlerIsConfigured() {
         web.run(context -> assertThat(context).hasSingleBean(LockExceptionHandler.class));
+    }
+
+    @Test
+    void whenReactiveWebApplicationThenHandlerIsConfiguredToo() {
+        new ReactiveWebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistlockWebMvcAutoConfiguration.class))
+                .run(context -> assertThat(context).hasSingleBean(LockExceptionHandler.class));
     }
 
     @Test

@@ -140,8 +140,9 @@ class DistlockLockRegistryTests {
 
     @Test
     void whenTheLeaseRunsOutBeforeUnlockThenUnlockReportsItAndAnotherProcessMayTakeIt() throws Exception {
-        registry.setLeaseTime(Duration.ofMillis(100));
-        otherProcess.setLeaseTime(Duration.ofMillis(100));
+        // Long enough for the other process's first try to find it held on a busy machine.
+        registry.setLeaseTime(Duration.ofMillis(800));
+        otherProcess.setLeaseTime(Duration.ofMillis(800));
         Lock lock = registry.obtain(key);
         Lock other = otherProcess.obtain(key);
         assertThat(lock.tryLock()).isTrue();
@@ -384,9 +385,10 @@ class DistlockLockRegistryTests {
         registry.renewLock(key);
         lock.unlock();
 
-        assertThat(lock.tryLock(Duration.ofMillis(100), Duration.ofMillis(100))).isTrue();
-        registry.renewLock(key, Duration.ofSeconds(3));
-        Thread.sleep(400);
+        assertThat(lock.tryLock(Duration.ofMillis(100), Duration.ofMillis(1000)))
+                .isTrue();
+        registry.renewLock(key, Duration.ofSeconds(4));
+        Thread.sleep(1500);
         assertThat(otherProcessCanTake(key)).isFalse();
         assertThat(pool.submit(() -> {
                             try {
@@ -401,11 +403,12 @@ class DistlockLockRegistryTests {
         lock.unlock();
         assertThat(keyExists(key)).isFalse();
 
-        registry.setLeaseTime(Duration.ofMillis(150));
+        // Times with margins for a busy machine: the check comes after the first lease ended.
+        registry.setLeaseTime(Duration.ofMillis(1500));
         lock.lock();
-        Thread.sleep(100);
+        Thread.sleep(1000);
         registry.renewLock(key);
-        Thread.sleep(100);
+        Thread.sleep(1000);
         assertThat(otherProcessCanTake(key)).isFalse();
         lock.unlock();
     }
@@ -487,6 +490,53 @@ class DistlockLockRegistryTests {
                 })
                 .get();
         assertThat(second).isGreaterThan(first);
+    }
+
+    @Test
+    void whenTheHandleWasDroppedThenTheTokenOfAHoldThroughItIsStillReadable() {
+        registry.setFenced(true);
+        DistributedLock lock = registry.obtain(key);
+        lock.lock();
+        lock.unlock();
+        // A leader initiator keeps the handle it obtained; expiry drops the registry's entry meanwhile.
+        registry.expireUnusedOlderThan(-1);
+        lock.lock();
+        try {
+            assertThat(registry.getFencingToken(key)).isPresent();
+        } finally {
+            lock.unlock();
+        }
+        assertThat(registry.getFencingToken(key)).isEmpty();
+    }
+
+    @Test
+    void whenTheLeaseRanOutAndTheThreadTakesTheLockAgainThenItIsANewHoldWithANewerToken() throws Exception {
+        registry.setFenced(true);
+        otherProcess.setFenced(true);
+        registry.setLeaseTime(Duration.ofMillis(200));
+        Lock lock = registry.obtain(key);
+        lock.lock();
+        long lost = registry.getFencingToken(key).orElseThrow();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !keyExists(key));
+        long between = pool.submit(() -> {
+                    Lock theirs = otherProcess.obtain(key);
+                    theirs.lock();
+                    try {
+                        return otherProcess.getFencingToken(key).orElseThrow();
+                    } finally {
+                        theirs.unlock();
+                    }
+                })
+                .get(10, TimeUnit.SECONDS);
+        assertThat(between).isGreaterThan(lost);
+
+        // As a leader elected again: it never unlocked the lost hold.
+        assertThat(lock.tryLock(1, TimeUnit.SECONDS)).isTrue();
+        assertThat(registry.getFencingToken(key).orElseThrow()).isGreaterThan(between);
+        lock.unlock();
+        assertThat(keyExists(key)).isFalse();
+        assertThat(registry.getFencingToken(key)).isEmpty();
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

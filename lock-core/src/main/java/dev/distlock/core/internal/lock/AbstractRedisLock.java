@@ -95,8 +95,11 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
         return new SingleKeyAcquisition(this, waitMillis, leaseMillis, ownerId);
     }
 
-    /** Records a granted hold (renewal, bookkeeping) and tells the listeners. */
-    void registerHold(long leaseMillis, long ownerId, long start, boolean report) {
+    /**
+     * Records a granted hold (renewal, bookkeeping) and tells the listeners.
+     * @param sentNanos when the granted attempt was sent: the hold's lease is counted from then
+     */
+    void registerHold(long leaseMillis, long ownerId, long start, long sentNanos, boolean report) {
         // Granted as close() ran: nothing will renew or release the hold, which expires with its
         // lease like every hold at close, so report the close rather than a hold the caller cannot use.
         engine.calls().ensureOpen(name);
@@ -110,6 +113,7 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
                         ownerField(ownerId),
                         renewScript(),
                         leaseMillis,
+                        sentNanos,
                         view.viewListeners());
         if (report) {
             view.acquired(ownerId, start);
@@ -148,23 +152,29 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
         }
         long lease = Arguments.leaseMillis(leaseTime, unit);
         // The deadline starts once connected, as for every call: connecting has its own timeout.
-        boolean renewed =
-                Blocking.join(engine.calls().connected(name, "renew").thenCompose(connected -> engine.replies()
-                        .within(
-                                CompositeLocks.renewAsync(this, lease, ownerId),
-                                name,
-                                "renew",
-                                engine.replies().deadline())));
+        long[] sent = new long[1];
+        boolean renewed = Blocking.join(engine.calls().connected(name, "renew").thenCompose(connected -> {
+            sent[0] = System.nanoTime();
+            return engine.replies()
+                    .within(
+                            CompositeLocks.renewAsync(this, lease, ownerId),
+                            name,
+                            "renew",
+                            engine.replies().deadline());
+        }));
         Hold hold = engine.holds().get(key, ownerField(ownerId));
         if (renewed && hold != null) {
-            hold.leaseRenewed(lease);
+            // Counted from the send: Redis set the new lease after it, so this one never outlasts Redis'.
+            hold.leaseRenewed(lease, sent[0]);
         }
         return renewed;
     }
 
     @Override
     public boolean forceUnlock() {
-        boolean deleted = engine.replies().await(engine.calls().call(this::forceRelease), name, "force-unlock");
+        long deadline = engine.replies().deadlineOnceConnected(name, "force-unlock");
+        boolean deleted =
+                engine.replies().await(engine.calls().call(this::forceRelease), name, "force-unlock", deadline);
         if (deleted) {
             // Only then: a read-write lock's read side refuses to delete a write-locked hash, whose holds live on.
             // This client's owners of the lock still believe they hold it: they lose their leases now, as

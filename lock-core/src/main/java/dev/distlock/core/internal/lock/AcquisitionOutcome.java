@@ -55,7 +55,7 @@ final class AcquisitionOutcome {
             return;
         }
         try {
-            lock.registerHold(leaseMillis, call.ownerId(), start, !call.reportsAcquiredLater());
+            lock.registerHold(leaseMillis, call.ownerId(), start, call.lastAttemptSent(), !call.reportsAcquiredLater());
         } catch (LockException ex) {
             failed(ex);
             return;

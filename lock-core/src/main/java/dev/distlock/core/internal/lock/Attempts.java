@@ -53,8 +53,8 @@ final class Attempts {
         // A replica-synced attempt borrows a connection of its own, which may have to be opened.
         ReplicaSync synced = sync;
         CompletableFuture<@Nullable Long> sent = synced != null
-                ? engine.calls().offload(() -> synced.acquire(() -> lock.tryOnce(once)))
-                : engine.calls().call(() -> lock.tryOnce(once), connectBy, call::wanted);
+                ? engine.calls().offload(() -> synced.acquire(() -> tryOnce(once, call)))
+                : engine.calls().call(() -> tryOnce(once, call), connectBy, call::wanted);
         return engine.replies().within(sent, lock.name, "acquire", Math.max(deadline, connectBy));
     }
 
@@ -64,6 +64,12 @@ final class Attempts {
             return CompletableFuture.completedFuture(synced.refused(ttl));
         }
         return synced.confirm(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId));
+    }
+
+    /** Runs the kind's script, noting when: the lease of a grant is counted from the send. */
+    private CompletableFuture<@Nullable Long> tryOnce(Attempt once, SingleKeyAcquisition call) {
+        call.attemptSent();
+        return lock.tryOnce(once);
     }
 
     /** @return gives back a grant nobody will use (the caller cancelled as it came) */

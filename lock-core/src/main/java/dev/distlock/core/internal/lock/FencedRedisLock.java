@@ -136,6 +136,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     public long getToken() {
+        long deadline = engine.replies().deadlineOnceConnected(name, "read the token of");
         String token = engine.replies()
                 .await(
                         engine.calls().call(() -> engine.connector()
@@ -143,7 +144,8 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
                                 .get(layout.token())
                                 .toCompletableFuture()),
                         name,
-                        "read the token of");
+                        "read the token of",
+                        deadline);
         return token == null ? 0 : Long.parseLong(token);
     }
 }

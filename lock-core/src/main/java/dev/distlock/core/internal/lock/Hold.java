@@ -42,8 +42,15 @@ public final class Hold {
         this.renewScript = renewScript;
     }
 
-    synchronized void acquired(long leaseMillis, List<LockListener> viewListeners) {
-        grants.addLast(new Grant(leaseMillis, System.nanoTime()));
+    /**
+     * Records one acquisition.
+     * @param leaseMillis its lease ({@code -1} for the watchdog)
+     * @param sentNanos when the attempt that Redis granted was sent ({@link System#nanoTime()}): Redis
+     *     started the lease after that, so a lease computed from it never outlasts Redis' own
+     * @param viewListeners the listeners of the lock view that acquired it
+     */
+    synchronized void acquired(long leaseMillis, long sentNanos, List<LockListener> viewListeners) {
+        grants.addLast(new Grant(leaseMillis, sentNanos));
         if (leaseMillis == LockEngine.WATCHDOG) {
             watchdogGrants++;
         }
@@ -75,12 +82,13 @@ public final class Hold {
     }
 
     /**
-     * Records that the whole hold was given a new explicit lease from now: every acquisition not
-     * yet unlocked ends with it, and the watchdog no longer renews the hold.
+     * Records that the whole hold was given a new explicit lease: every acquisition not yet unlocked
+     * ends with it, and the watchdog no longer renews the hold.
      * @param leaseMillis the new lease
+     * @param sentNanos when the renewal was sent ({@link System#nanoTime()}), before Redis applied it
      */
-    synchronized void leaseRenewed(long leaseMillis) {
-        long now = System.nanoTime();
+    synchronized void leaseRenewed(long leaseMillis, long sentNanos) {
+        long now = sentNanos;
         int count = grants.size();
         grants.clear();
         for (int i = 0; i < count; i++) {

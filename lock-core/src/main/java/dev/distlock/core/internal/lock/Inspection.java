@@ -6,7 +6,8 @@ import java.util.function.Supplier;
 
 /**
  * The inspection calls of one lock: what Redis holds at its key now, whoever holds it. Each call
- * fails with a {@code LockException} within one command timeout.
+ * fails with a {@code LockException} when Redis does not answer within one command timeout of the
+ * connection being open.
  */
 final class Inspection {
 
@@ -55,7 +56,7 @@ final class Inspection {
 
     /** @return whether the lock is read-locked, including a writer's own read holds (Redisson's definition) */
     boolean readLocked() {
-        long deadline = engine.replies().deadline();
+        long deadline = engine.replies().deadlineOnceConnected(name, "inspect");
         String mode = engine.replies()
                 .await(
                         command(redis ->
@@ -76,7 +77,8 @@ final class Inspection {
     }
 
     private <T> T read(Command<T> command) {
-        return engine.replies().await(command(command), name, "inspect");
+        long deadline = engine.replies().deadlineOnceConnected(name, "inspect");
+        return engine.replies().await(command(command), name, "inspect", deadline);
     }
 
     private <T> CompletableFuture<T> command(Command<T> command) {

@@ -36,10 +36,11 @@ public final class LocalHolds {
             String ownerField,
             LuaScript renew,
             long leaseMillis,
+            long sentNanos,
             List<LockListener> viewListeners) {
         Hold hold = holds.computeIfAbsent(
                 new HoldKey(key, ownerField), k -> new Hold(lockName, kind, key, ownerId, ownerField, renew));
-        hold.acquired(leaseMillis, viewListeners);
+        hold.acquired(leaseMillis, sentNanos, viewListeners);
         return hold;
     }
 

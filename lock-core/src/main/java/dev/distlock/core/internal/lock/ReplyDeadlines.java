@@ -45,6 +45,46 @@ public final class ReplyDeadlines {
     }
 
     /**
+     * Waits until the command connection is open, then returns the deadline of a blocking call that
+     * starts now. As for the locks' acquire and release calls, the command timeout bounds Redis'
+     * answer, not the opening of the connection, which has its own timeout: a client's first call
+     * (a Cluster client learns the topology and opens a connection per node) must not fail as "did
+     * not answer" while Redis is up. While Redis cannot be reached, waits for it one command timeout.
+     * Interrupts are deferred, as in {@link #await(CompletableFuture, String, String, long)}.
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "inspect"}
+     * @return the deadline, in {@link System#nanoTime()} terms
+     * @throws LockException when the client cannot connect
+     */
+    public long deadlineOnceConnected(String lockName, String action) {
+        CompletableFuture<Void> connected = calls.connected(lockName, action);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    connected.get();
+                    return deadline();
+                } catch (InterruptedException ex) {
+                    interrupted = true;
+                } catch (ExecutionException ex) {
+                    Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+                    calls.failIfClosed(lockName, cause);
+                    throw cause instanceof LockException lockException
+                            ? lockException
+                            : new LockException(
+                                    "Cannot " + action + " lock '" + lockName + "' on " + connector.describe() + ": "
+                                            + cause.getMessage(),
+                                    cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
      * Returns whether a deadline leaves time for another command.
      * @param deadline from {@link #deadline()}
      * @return whether it has not passed

@@ -39,6 +39,8 @@ final class SingleKeyAcquisition {
     private @Nullable Long firstRefusal;
 
     private @Nullable Long token;
+    /** When the latest attempt was written: a grant's lease started in Redis after this. */
+    private volatile long lastAttemptSent;
 
     SingleKeyAcquisition(AbstractRedisLock lock, long waitMillis, long leaseMillis, long ownerId) {
         this.lock = lock;
@@ -130,6 +132,16 @@ final class SingleKeyAcquisition {
     /** @return until when an attempt may wait for the connection; see {@link WaitBudget#connectBy()} */
     long connectBy() {
         return budget.connectBy();
+    }
+
+    /** Notes that an attempt is being written now. */
+    void attemptSent() {
+        lastAttemptSent = System.nanoTime();
+    }
+
+    /** @return when the latest attempt was written ({@link System#nanoTime()}) */
+    long lastAttemptSent() {
+        return lastAttemptSent;
     }
 
     /** @param token the fencing token the granting attempt drew */
