@@ -45,6 +45,12 @@ class HotPathCostTests {
 
     private static final long LEASE_SECONDS = 30;
 
+    /**
+     * Commands may exceed the budget by this much per operation: a command the client sends now and
+     * then for its own sake (a reconnect's handshake) is not one per lock+unlock.
+     */
+    private static final double COMMANDS_TOLERANCE = 0.01;
+
     /** Request bytes may exceed the budget by this much (request ids grow a digit now and then). */
     private static final double BYTES_TOLERANCE = 1.03;
 
@@ -132,7 +138,7 @@ class HotPathCostTests {
         }
         Budget budget = BUDGETS.get(kind);
         String measured = kind + ": " + cost + "; raw floor: " + floor;
-        assertThat(cost.commands()).as(measured).isLessThanOrEqualTo(budget.commands());
+        assertThat(cost.commands()).as(measured).isLessThanOrEqualTo(budget.commands() + COMMANDS_TOLERANCE);
         assertThat(cost.requestBytes()).as(measured).isLessThanOrEqualTo(budget.requestBytes() * BYTES_TOLERANCE);
         assertThat(cost.allocatedBytes())
                 .as(measured)
