@@ -6,6 +6,8 @@
 #   ONLY=A,C64 lock-benchmarks/run.sh            # some scenarios (A B C16 C64 D1 D8 F R CA64 W E I)
 #   WARMUP=2x3 MEASURE=3x5 lock-benchmarks/run.sh  # longer iterations (iterations x seconds;
 #                                                  # W's single-shot rounds use the counts only)
+#   ONLY=I INTERLEAVED_LIBS=raw,distlock ROUNDS=9 lock-benchmarks/run.sh
+#                                                  # the interleaved cross-check (A, C16, C64) only
 #
 # The rows a run repeats are compared with results.md as it was before the run (BASELINE=file to
 # compare with another report).
@@ -24,4 +26,8 @@ exec java -Xmx1g \
   -Ddistlock.bench.only="${ONLY:-}" \
   -Ddistlock.bench.warmup="${WARMUP:-2x2}" \
   -Ddistlock.bench.measure="${MEASURE:-3x3}" \
+  -Ddistlock.bench.interleaved.libs="${INTERLEAVED_LIBS:-raw,distlock,redisson,spring-spin}" \
+  -Ddistlock.bench.interleaved.rounds="${ROUNDS:-5}" \
+  -Ddistlock.bench.interleaved.warmup="${WARMUP_ROUNDS:-1}" \
+  -Ddistlock.bench.interleaved.millis="${ROUND_MILLIS:-800}" \
   dev.distlock.benchmarks.RunComparison 2>&1 | tee lock-benchmarks/target/run.log

@@ -45,6 +45,12 @@ class HotPathCostTests {
 
     private static final long LEASE_SECONDS = 30;
 
+    /**
+     * Commands may exceed the budget by this much per operation: a command the client sends now and
+     * then for its own sake (a reconnect's handshake) is not one per lock+unlock.
+     */
+    private static final double COMMANDS_TOLERANCE = 0.01;
+
     /** Request bytes may exceed the budget by this much (request ids grow a digit now and then). */
     private static final double BYTES_TOLERANCE = 1.03;
 
@@ -56,11 +62,11 @@ class HotPathCostTests {
      * lock+unlock. Lock names are 16 characters; owners are threads.
      */
     private static final Map<String, Budget> BUDGETS = Map.of(
-            "reentrant", new Budget(2, 345, 4300),
-            "fenced", new Budget(2, 330, 4100),
-            "fair", new Budget(2, 365, 4000),
-            "read", new Budget(2, 320, 3900),
-            "write", new Budget(2, 370, 4100));
+            "reentrant", new Budget(2, 345, 4100),
+            "fenced", new Budget(2, 330, 4000),
+            "fair", new Budget(2, 365, 3850),
+            "read", new Budget(2, 320, 3800),
+            "write", new Budget(2, 370, 3950));
 
     record Budget(double commands, double requestBytes, double allocatedBytes) {}
 
@@ -132,7 +138,7 @@ class HotPathCostTests {
         }
         Budget budget = BUDGETS.get(kind);
         String measured = kind + ": " + cost + "; raw floor: " + floor;
-        assertThat(cost.commands()).as(measured).isLessThanOrEqualTo(budget.commands());
+        assertThat(cost.commands()).as(measured).isLessThanOrEqualTo(budget.commands() + COMMANDS_TOLERANCE);
         assertThat(cost.requestBytes()).as(measured).isLessThanOrEqualTo(budget.requestBytes() * BYTES_TOLERANCE);
         assertThat(cost.allocatedBytes())
                 .as(measured)

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * wait is spent; without a wait bound, each round still ends after 1.5 s per member, so that two
  * callers whose orders differ back off instead of each holding a member forever.
  */
-public final class MultiAcquisition extends Acquisition {
+public final class MultiAcquisition extends CompositeAcquisition {
 
     /** Length of one round per member when the caller waits without bound (as Redisson does). */
     static final long FOREVER_ROUND_MILLIS_PER_MEMBER = 1500;

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * validity left; otherwise its grants are released and a new round starts after a random pause,
  * until the caller's wait is spent.
  */
-public final class RedLockAcquisition extends Acquisition {
+public final class RedLockAcquisition extends CompositeAcquisition {
 
     private static final Logger log = LoggerFactory.getLogger(RedLockAcquisition.class);
 

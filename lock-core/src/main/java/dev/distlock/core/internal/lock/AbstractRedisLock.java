@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 
 /**
- * A single-key lock: the public API over the shared engine pieces ({@link Acquisition} waits,
+ * A single-key lock: the public API over the shared engine pieces ({@link SingleKeyAcquisition} waits,
  * {@link Release} unlocks, {@link Blocking} turns both into the blocking methods, {@link LockOverloads}
  * reduces the API's overloads to them, {@link Inspection} reads the lock's state and {@link LockEvents}
  * tells the listeners). A kind supplies what {@link KindHooks} lists.
@@ -78,7 +78,7 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
      * @return whether acquired
      * @throws InterruptedException if interruptible and interrupted
      */
-    final boolean awaitAcquisition(Acquisition call, boolean interruptible) throws InterruptedException {
+    final boolean awaitAcquisition(SingleKeyAcquisition call, boolean interruptible) throws InterruptedException {
         return Blocking.acquire(engine, name, call, interruptible);
     }
 
@@ -91,8 +91,8 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
      * Creates the acquisition of a call; kinds that report more than the outcome (a fencing token)
      * read it from the acquisition.
      */
-    Acquisition acquireAsync(long waitMillis, long leaseMillis, long ownerId) {
-        return new Acquisition(this, waitMillis, leaseMillis, ownerId);
+    SingleKeyAcquisition acquireAsync(long waitMillis, long leaseMillis, long ownerId) {
+        return new SingleKeyAcquisition(this, waitMillis, leaseMillis, ownerId);
     }
 
     /**

@@ -4,14 +4,14 @@ import dev.distlock.core.LockException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * How one {@link Acquisition} ends, whichever way: granted, timed out, failed or abandoned. Every
+ * How one {@link SingleKeyAcquisition} ends, whichever way: granted, timed out, failed or abandoned. Every
  * ending first cleans up (leaves the wake-up channel, withdraws a queued wait, tells the kind)
  * and only then completes the caller's future, so that a caller never sees the outcome of a call
  * that still has a queue entry or a waiter listing in Redis.
  */
 final class AcquisitionOutcome {
 
-    private final Acquisition call;
+    private final SingleKeyAcquisition call;
     private final AbstractRedisLock lock;
     private final Attempts attempts;
     private final long leaseMillis;
@@ -24,7 +24,7 @@ final class AcquisitionOutcome {
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
 
     AcquisitionOutcome(
-            Acquisition call,
+            SingleKeyAcquisition call,
             AbstractRedisLock lock,
             Attempts attempts,
             long leaseMillis,

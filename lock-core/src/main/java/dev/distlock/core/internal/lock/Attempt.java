@@ -14,7 +14,11 @@ import org.jspecify.annotations.Nullable;
  * @param call the acquisition this attempt belongs to, or {@code null} for a one-off attempt
  */
 record Attempt(
-        long leaseMillis, long ownerId, long waitMillis, @Nullable ChannelWaiters waiting, @Nullable Acquisition call) {
+        long leaseMillis,
+        long ownerId,
+        long waitMillis,
+        @Nullable ChannelWaiters waiting,
+        @Nullable SingleKeyAcquisition call) {
 
     /**
      * Returns a one-off attempt that does not wait.

@@ -5,14 +5,11 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sends the acquire attempts of one {@link Acquisition}, each within one command timeout: on the
+ * Sends the acquire attempts of one {@link SingleKeyAcquisition}, each within one command timeout: on the
  * shared connection, or, with the replica-sync guard on, through {@link ReplicaSync}, which undoes
  * a grant too few replicas saw.
  */
 final class Attempts {
-
-    /** What a granted attempt completes with when no replicas need to confirm it. */
-    private static final CompletableFuture<@Nullable Long> GRANTED = CompletableFuture.completedFuture(null);
 
     private final AbstractRedisLock lock;
     private final LockEngine engine;
@@ -20,14 +17,15 @@ final class Attempts {
     /** The lease each attempt asks for: the watchdog's when the caller asked for the watchdog. */
     private final long lease;
 
-    private final ReplicaSync sync;
+    /** The replica-sync guard, or {@code null} when it is off (the usual case: nothing to confirm). */
+    private final @Nullable ReplicaSync sync;
 
     Attempts(AbstractRedisLock lock, long leaseMillis, long ownerId) {
         this.lock = lock;
         this.engine = lock.engine;
         this.ownerId = ownerId;
         this.lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        this.sync = new ReplicaSync(engine, lock.name, lock.key);
+        this.sync = engine.options().replicaSyncReplicas() > 0 ? new ReplicaSync(engine, lock.name, lock.key) : null;
     }
 
     /**
@@ -37,7 +35,7 @@ final class Attempts {
      * @param call the acquisition
      * @return {@code null} when acquired (and confirmed by enough replicas), else ms to park
      */
-    CompletableFuture<@Nullable Long> send(@Nullable ChannelWaiters waiting, long waitLeft, Acquisition call) {
+    CompletableFuture<@Nullable Long> send(@Nullable ChannelWaiters waiting, long waitLeft, SingleKeyAcquisition call) {
         Attempt once = new Attempt(lease, ownerId, waitLeft, waiting, call);
         // While the client reconnects, the attempt waits for the connection as long as its caller waits.
         long connectBy = call.connectBy();
@@ -46,30 +44,30 @@ final class Attempts {
                 : engine.calls()
                         .connected(lock.name, "acquire", connectBy, call::wanted)
                         .thenCompose(connected -> sendConnected(once, connectBy, call));
-        return sent.thenCompose(this::confirm);
+        // Without the replica-sync guard a reply is the attempt's outcome as it is.
+        return sync == null ? sent : sent.thenCompose(this::confirm);
     }
 
-    private CompletableFuture<@Nullable Long> sendConnected(Attempt once, long connectBy, Acquisition call) {
+    private CompletableFuture<@Nullable Long> sendConnected(Attempt once, long connectBy, SingleKeyAcquisition call) {
         long deadline = engine.replies().deadline();
         // A replica-synced attempt borrows a connection of its own, which may have to be opened.
-        CompletableFuture<@Nullable Long> sent = sync.enabled()
-                ? engine.calls().offload(() -> sync.acquire(() -> tryOnce(once, call)))
+        ReplicaSync synced = sync;
+        CompletableFuture<@Nullable Long> sent = synced != null
+                ? engine.calls().offload(() -> synced.acquire(() -> tryOnce(once, call)))
                 : engine.calls().call(() -> tryOnce(once, call), connectBy, call::wanted);
         return engine.replies().within(sent, lock.name, "acquire", Math.max(deadline, connectBy));
     }
 
     private CompletableFuture<@Nullable Long> confirm(@Nullable Long ttl) {
+        ReplicaSync synced = java.util.Objects.requireNonNull(sync);
         if (ttl != null) {
-            return CompletableFuture.completedFuture(sync.refused(ttl));
+            return CompletableFuture.completedFuture(synced.refused(ttl));
         }
-        if (!sync.enabled()) {
-            return GRANTED;
-        }
-        return sync.confirm(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId));
+        return synced.confirm(() -> lock.release(lock.leaseAfterGiveBack(ownerId, lease), ownerId));
     }
 
     /** Runs the kind's script, noting when: the lease of a grant is counted from the send. */
-    private CompletableFuture<@Nullable Long> tryOnce(Attempt once, Acquisition call) {
+    private CompletableFuture<@Nullable Long> tryOnce(Attempt once, SingleKeyAcquisition call) {
         call.attemptSent();
         return lock.tryOnce(once);
     }
@@ -81,7 +79,9 @@ final class Attempts {
 
     /** Throws when the last attempt was refused for want of replicas, rather than by contention. */
     void throwIfShortfall() {
-        sync.throwIfShortfall();
+        if (sync != null) {
+            sync.throwIfShortfall();
+        }
     }
 
     /** @return the kind's wake-up channel joined, or {@code null} when pub/sub cannot be used now (bounded parks instead) */

@@ -23,7 +23,7 @@ final class Blocking {
      * @return whether the lock was acquired
      * @throws InterruptedException if interruptible and interrupted, before or while waiting
      */
-    static boolean acquire(LockEngine engine, String name, Acquisition acquisition, boolean interruptible)
+    static boolean acquire(LockEngine engine, String name, SingleKeyAcquisition acquisition, boolean interruptible)
             throws InterruptedException {
         engine.calls().ensureOpen(name);
         if (interruptible && Thread.interrupted()) {
@@ -48,7 +48,7 @@ final class Blocking {
      * @throws InterruptedException if interruptible and interrupted while waiting; the call has
      *     cleaned up (left queues, given back a racing grant) by the time this is thrown
      */
-    static boolean acquire(Acquisition acquisition, CompletableFuture<Boolean> result, boolean interruptible)
+    static boolean acquire(SingleKeyAcquisition acquisition, CompletableFuture<Boolean> result, boolean interruptible)
             throws InterruptedException {
         boolean interrupted = false;
         try {

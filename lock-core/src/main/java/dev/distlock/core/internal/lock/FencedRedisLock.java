@@ -62,7 +62,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
                         toCaller.complete(reply.get(1));
                         return;
                     }
-                    Acquisition call = attempt.call();
+                    SingleKeyAcquisition call = attempt.call();
                     if (call != null) {
                         call.token(reply.get(1));
                     }
@@ -92,7 +92,8 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
 
     @Override
     public long lockAndGetToken(long leaseTime, TimeUnit unit) {
-        Acquisition call = acquireAsync(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
+        SingleKeyAcquisition call =
+                acquireAsync(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
         try {
             awaitAcquisition(call, false);
         } catch (InterruptedException ex) {
@@ -110,7 +111,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     public OptionalLong tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit, long ownerId)
             throws InterruptedException {
         long wait = Arguments.waitMillis(waitTime, unit);
-        Acquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
+        SingleKeyAcquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
         // A wait of 0 never blocks, so like tryLock() it ignores the interrupt flag.
         return awaitAcquisition(call, wait != 0) ? OptionalLong.of(tokenOf(call)) : OptionalLong.empty();
     }
@@ -119,13 +120,13 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     public CompletionStage<@Nullable Long> tryLockAndGetTokenAsync(
             long waitTime, long leaseTime, TimeUnit unit, long ownerId) {
         long wait = Arguments.waitMillis(waitTime, unit);
-        Acquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
+        SingleKeyAcquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
         return AcquiredStages.derive(
                 call.start(), acquired -> acquired ? tokenOf(call) : null, () -> unlockAsync(ownerId)
                         .toCompletableFuture());
     }
 
-    private long tokenOf(Acquisition call) {
+    private long tokenOf(SingleKeyAcquisition call) {
         Long token = call.token();
         if (token == null) {
             throw new IllegalStateException("Fenced lock '" + name + "' was acquired without a token");

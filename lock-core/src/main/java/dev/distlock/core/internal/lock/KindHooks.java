@@ -100,7 +100,7 @@ abstract class KindHooks extends LockOverloads {
      * @param acquired whether it holds the lock
      * @param leaseMillis its lease, {@code -1} for the watchdog
      */
-    protected void acquisitionEnded(Acquisition call, boolean acquired, long leaseMillis) {}
+    protected void acquisitionEnded(SingleKeyAcquisition call, boolean acquired, long leaseMillis) {}
 
     /**
      * Returns the flag that tells a script how to announce on the lock's channels.

@@ -192,7 +192,9 @@ public final class LockEngine implements AutoCloseable {
      * @return prefix + name
      */
     public String key(String name) {
-        return options.keyPrefix() + name;
+        String prefix = options.keyPrefix();
+        // Without a prefix the name is the key: no copy for every lock object.
+        return prefix.isEmpty() ? name : prefix + name;
     }
 
     /** @return whether the client was closed */

@@ -4,17 +4,8 @@ import dev.distlock.core.LockException;
 import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.connection.RedisConnector;
 import java.time.Duration;
-import java.util.List;
-import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -28,19 +19,9 @@ public final class RedisCalls {
     private final String clientId;
     private final RedisConnector connector;
     private final BooleanSupplier pubSubConnected;
-    private final ScheduledExecutorService scheduler;
     private final long commandTimeoutNanos;
-    /**
-     * Steps waiting for the connecting thread, which opens connections for callers that must not
-     * block: connecting is the one step of a lock call that cannot be asynchronous with the
-     * connectors' lazy opening. A lock-free queue, not an executor's: handing a step over must not
-     * park the caller, which may be an event loop.
-     */
-    private final Queue<Runnable> connectingSteps = new ConcurrentLinkedQueue<>();
-    /** Whether the connecting thread runs; it ends when it finds no step, so an idle client keeps none. */
-    private final AtomicBoolean connectingRuns = new AtomicBoolean();
-    /** Pending {@link #delay} timers, completed by {@link #shutdown()}, which stops the scheduler that would. */
-    private final Set<CompletableFuture<Void>> delays = ConcurrentHashMap.newKeySet();
+    private final ConnectingThread connecting;
+    private final CallDelays delays;
 
     private volatile boolean closed;
 
@@ -54,7 +35,8 @@ public final class RedisCalls {
         this.clientId = clientId;
         this.connector = connector;
         this.pubSubConnected = pubSubConnected;
-        this.scheduler = scheduler;
+        this.connecting = new ConnectingThread(clientId);
+        this.delays = new CallDelays(scheduler);
     }
 
     /** @return whether the client was closed */
@@ -69,8 +51,8 @@ public final class RedisCalls {
 
     /** Stops the connecting thread and ends pending delays; after the scheduler was stopped. */
     void shutdown() {
-        drainConnectingSteps();
-        List.copyOf(delays).forEach(delay -> delay.complete(null));
+        connecting.drain();
+        delays.endAll();
     }
 
     /**
@@ -184,7 +166,7 @@ public final class RedisCalls {
      */
     public <T> CompletableFuture<T> offload(Supplier<CompletableFuture<T>> step) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        connectingSteps.add(() -> {
+        connecting.run(() -> {
             if (closed) {
                 result.completeExceptionally(closedException("(client)", null));
                 return;
@@ -197,23 +179,7 @@ public final class RedisCalls {
                 }
             });
         });
-        if (connectingRuns.compareAndSet(false, true)) {
-            Thread thread = new Thread(this::drainConnectingSteps, "distlock-connect-" + clientId.substring(0, 8));
-            thread.setDaemon(true);
-            thread.start();
-        }
         return result;
-    }
-
-    /** Runs the waiting steps until none is left; a step added as it stops starts it again. */
-    private void drainConnectingSteps() {
-        do {
-            Runnable step;
-            while ((step = connectingSteps.poll()) != null) {
-                step.run();
-            }
-            connectingRuns.set(false);
-        } while (!connectingSteps.isEmpty() && connectingRuns.compareAndSet(false, true));
     }
 
     /**
@@ -222,19 +188,7 @@ public final class RedisCalls {
      * @return completes when the time is up
      */
     public CompletableFuture<Void> delay(long millis) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        delays.add(done);
-        try {
-            ScheduledFuture<?> task =
-                    scheduler.schedule(() -> done.complete(null), Math.max(0, millis), TimeUnit.MILLISECONDS);
-            done.whenComplete((ignored, failure) -> {
-                task.cancel(false);
-                delays.remove(done);
-            });
-        } catch (RejectedExecutionException ex) {
-            delays.remove(done);
-            done.complete(null);
-        }
+        CompletableFuture<Void> done = delays.delay(millis);
         if (closed) {
             done.complete(null);
         }

@@ -122,7 +122,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected void acquisitionEnded(Acquisition call, boolean acquired, long leaseMillis) {
+    protected void acquisitionEnded(SingleKeyAcquisition call, boolean acquired, long leaseMillis) {
         if (acquired) {
             engine.uncertainAcquisitions().acquired(attemptId(call.ownerId()));
         } else {

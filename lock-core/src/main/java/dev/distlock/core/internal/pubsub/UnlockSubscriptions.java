@@ -1,8 +1,5 @@
 package dev.distlock.core.internal.pubsub;
 
-import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.Map;
@@ -213,7 +210,7 @@ public final class UnlockSubscriptions {
     }
 
     /** Marks every subscription as unconfirmed and restores it, e.g. after a reconnect. */
-    private synchronized void resubscribeAll() {
+    synchronized void resubscribeAll() {
         if (closed) {
             return;
         }
@@ -226,7 +223,7 @@ public final class UnlockSubscriptions {
     }
 
     /** The server dropped a subscription we still hold (e.g. its Cluster slot moved): restore it. */
-    private synchronized void lost(String channel) {
+    synchronized void lost(String channel) {
         ChannelWaiters waiters = channels.get(channel);
         if (waiters == null || closed) {
             return;
@@ -237,7 +234,7 @@ public final class UnlockSubscriptions {
         }
     }
 
-    private void confirmed(String channel, boolean sharded) {
+    void confirmed(String channel, boolean sharded) {
         ChannelWaiters waiters = channels.get(channel);
         if (waiters == null && !aliases.containsKey(channel)) {
             later(() -> dropUnwanted(channel, sharded));
@@ -330,52 +327,16 @@ public final class UnlockSubscriptions {
     private synchronized StatefulRedisPubSubConnection<String, String> connection() {
         if (connection == null) {
             StatefulRedisPubSubConnection<String, String> pubSub = connector.get();
-            pubSub.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String channel, String message) {
-                    onMessage(channel, message);
-                }
-
-                @Override
-                public void smessage(String channel, String message) {
-                    onMessage(channel, message);
-                }
-
-                @Override
-                public void subscribed(String channel, long count) {
-                    confirmed(channel, false);
-                }
-
-                @Override
-                public void ssubscribed(String channel, long count) {
-                    confirmed(channel, true);
-                }
-
-                @Override
-                public void unsubscribed(String channel, long count) {
-                    later(() -> lost(channel));
-                }
-
-                @Override
-                public void sunsubscribed(String channel, long count) {
-                    later(() -> lost(channel));
-                }
-            });
-            pubSub.addListener(new RedisConnectionStateListener() {
-                @Override
-                public void onRedisConnected(RedisChannelHandler<?, ?> handler, java.net.SocketAddress address) {
-                    // Lettuce re-subscribes by itself, but a re-subscription that fails (e.g. the
-                    // channel permission was revoked meanwhile) would never be retried: do it here.
-                    later(UnlockSubscriptions.this::resubscribeAll);
-                }
-            });
+            SubscriptionEvents events = new SubscriptionEvents(this);
+            pubSub.addListener(events);
+            pubSub.addListener(events.connectionListener());
             connection = pubSub;
         }
         return connection;
     }
 
     /** Runs off Lettuce's event loop, which must never block on a Redis reply. */
-    private void later(Runnable task) {
+    void later(Runnable task) {
         if (closed) {
             return;
         }
@@ -386,7 +347,7 @@ public final class UnlockSubscriptions {
         }
     }
 
-    private void onMessage(String channel, String message) {
+    void onMessage(String channel, String message) {
         ChannelWaiters waiters = channels.get(channel);
         if (waiters == null) {
             waiters = aliases.get(channel);

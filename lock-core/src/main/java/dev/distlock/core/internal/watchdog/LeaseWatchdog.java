@@ -42,9 +42,6 @@ public final class LeaseWatchdog {
 
     static final int BATCH = 256;
 
-    /** Consecutive failed renewals after which a hold has at most about a third of its lease left. */
-    private static final int WARN_AFTER_FAILURES = 2;
-
     private static final Logger log = LoggerFactory.getLogger(LeaseWatchdog.class);
 
     private final LocalHolds holds;
@@ -53,7 +50,7 @@ public final class LeaseWatchdog {
     private final Consumer<Hold> onLost;
     private final long leaseMillis;
     private final Duration commandTimeout;
-    private final Map<Hold, Renewal> renewals = new ConcurrentHashMap<>();
+    private final Map<Hold, RenewalState> renewals = new ConcurrentHashMap<>();
     private final Supplier<CompletableFuture<Void>> connectionChange;
     private volatile Executor replies = Runnable::run;
     private volatile @Nullable ScheduledExecutorService timer;
@@ -121,7 +118,7 @@ public final class LeaseWatchdog {
                 continue;
             }
             current.put(hold, Boolean.TRUE);
-            Renewal renewal = renewals.computeIfAbsent(hold, h -> new Renewal(System.nanoTime()));
+            RenewalState renewal = renewals.computeIfAbsent(hold, h -> new RenewalState(System.nanoTime()));
             if (!hold.releasing() && !renewal.inFlight()) {
                 batches.computeIfAbsent(
                                 new BatchKey(hold.renewScript(), batchGroup.applyAsInt(hold.key())),
@@ -153,7 +150,7 @@ public final class LeaseWatchdog {
             sent = holds.sendRenewal(() -> {
                 List<Hold> batch = new ArrayList<>();
                 for (Hold hold : candidates) {
-                    Renewal renewal = renewals.get(hold);
+                    RenewalState renewal = renewals.get(hold);
                     if (renewal != null && holds.renewable(hold) && renewal.begin()) {
                         batch.add(hold);
                     }
@@ -188,7 +185,7 @@ public final class LeaseWatchdog {
                         (renewed, failure) -> {
                             if (failure != null && Failures.unwritten(failure) && System.nanoTime() - retryUntil < 0) {
                                 sent.batch().forEach(hold -> {
-                                    Renewal renewal = renewals.get(hold);
+                                    RenewalState renewal = renewals.get(hold);
                                     if (renewal != null) {
                                         renewal.end();
                                     }
@@ -245,7 +242,7 @@ public final class LeaseWatchdog {
         long now = System.nanoTime();
         for (int i = 0; i < batch.size(); i++) {
             Hold hold = batch.get(i);
-            Renewal renewal = renewals.get(hold);
+            RenewalState renewal = renewals.get(hold);
             if (renewal == null) {
                 // Released or forgotten meanwhile: nothing to report.
                 continue;
@@ -268,10 +265,10 @@ public final class LeaseWatchdog {
                     onLost.accept(hold);
                 }
             } else {
-                failed(
+                renewal.reportFailure(
                         hold,
-                        renewal,
                         now,
+                        leaseMillis,
                         failure != null
                                 ? failure
                                 : new IllegalStateException(
@@ -280,88 +277,7 @@ public final class LeaseWatchdog {
         }
     }
 
-    private void failed(Hold hold, Renewal renewal, long now, Throwable cause) {
-        int failures = renewal.failed();
-        long silentMillis = TimeUnit.NANOSECONDS.toMillis(now - renewal.confirmedNanos());
-        // Two failed rounds, or a third of the lease left (a frozen node costs a command timeout per round).
-        if ((failures >= WARN_AFTER_FAILURES || silentMillis >= leaseMillis * 2 / 3) && renewal.warn()) {
-            log.warn(
-                    "Cannot renew lock '{}' (owner {}): {} renewals in a row failed, the last confirmed one was {} ms"
-                            + " ago, so its {} ms lease ends within about {} ms unless a renewal gets through; still retrying: {}",
-                    hold.lockName(),
-                    hold.ownerField(),
-                    failures,
-                    silentMillis,
-                    leaseMillis,
-                    Math.max(0, leaseMillis - silentMillis),
-                    String.valueOf(cause.getMessage()));
-        } else {
-            log.debug(
-                    "Lease renewal of lock '{}' (owner {}) failed; retrying next round",
-                    hold.lockName(),
-                    hold.ownerField(),
-                    cause);
-        }
-    }
-
     private record BatchKey(LuaScript script, int group) {}
 
     private record Sent(List<Hold> batch, CompletableFuture<List<Long>> reply) {}
-
-    /** Renewal state of one hold: whether a renewal is in flight, and how the last ones went. */
-    private static final class Renewal {
-
-        private boolean inFlight;
-        private int failures;
-        private long confirmedNanos;
-        private boolean warned;
-
-        Renewal(long confirmedNanos) {
-            this.confirmedNanos = confirmedNanos;
-        }
-
-        synchronized boolean inFlight() {
-            return inFlight;
-        }
-
-        synchronized boolean begin() {
-            if (inFlight) {
-                return false;
-            }
-            inFlight = true;
-            return true;
-        }
-
-        synchronized void end() {
-            inFlight = false;
-        }
-
-        /** @return whether this ends a streak of failures that was warned about */
-        synchronized boolean renewed(long now) {
-            inFlight = false;
-            failures = 0;
-            confirmedNanos = now;
-            boolean recovered = warned;
-            warned = false;
-            return recovered;
-        }
-
-        synchronized int failed() {
-            inFlight = false;
-            return ++failures;
-        }
-
-        synchronized long confirmedNanos() {
-            return confirmedNanos;
-        }
-
-        /** @return whether to warn now: once per streak of failures */
-        synchronized boolean warn() {
-            if (warned) {
-                return false;
-            }
-            warned = true;
-            return true;
-        }
-    }
 }

@@ -82,7 +82,7 @@ class AcquisitionRaceTests {
         long holderId = RedisLock.newOwnerId();
         assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
         ReentrantRedisLock waiter = new ReentrantRedisLock(waiterEngine, name);
-        Acquisition first = waiter.acquireAsync(30_000, 30_000, RedisLock.newOwnerId());
+        SingleKeyAcquisition first = waiter.acquireAsync(30_000, 30_000, RedisLock.newOwnerId());
         CompletableFuture<Boolean> firstResult = first.start();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> waiterEngine.subscriptions().parkedWaiters() == 1);
@@ -105,8 +105,8 @@ class AcquisitionRaceTests {
         waiter.unlock(secondId);
     }
 
-    private static CompletableFuture<?> parkOf(Acquisition acquisition) throws ReflectiveOperationException {
-        Field parked = Acquisition.class.getDeclaredField("parked");
+    private static CompletableFuture<?> parkOf(SingleKeyAcquisition acquisition) throws ReflectiveOperationException {
+        Field parked = SingleKeyAcquisition.class.getDeclaredField("parked");
         parked.setAccessible(true);
         return (CompletableFuture<?>) parked.get(acquisition);
     }

@@ -3,7 +3,6 @@ package dev.distlock.core.internal.lock;
 import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * Redis I/O thread, the pub/sub thread or the client's timer), so the fields need no locking; only
  * {@link #cancel()} comes from elsewhere, and it only flags the call and cuts its park short.
  */
-final class Acquisition {
+final class SingleKeyAcquisition {
 
     /** Longest park when the holder's lease is unknown (no TTL on the key, or Redis not answering). */
     static final long UNKNOWN_TTL_PARK_MILLIS = 1000;
@@ -26,7 +25,7 @@ final class Acquisition {
     private final long waitMillis;
     private final long leaseMillis;
     private final long ownerId;
-    private final long start = System.nanoTime();
+    private final WaitBudget budget;
     /** Whether the blocking caller reports the grant to the listeners itself, on its own thread. */
     private volatile boolean reportLater;
 
@@ -43,14 +42,16 @@ final class Acquisition {
     /** When the latest attempt was written: a grant's lease started in Redis after this. */
     private volatile long lastAttemptSent;
 
-    Acquisition(AbstractRedisLock lock, long waitMillis, long leaseMillis, long ownerId) {
+    SingleKeyAcquisition(AbstractRedisLock lock, long waitMillis, long leaseMillis, long ownerId) {
         this.lock = lock;
         this.engine = lock.engine;
         this.waitMillis = waitMillis;
+        this.budget =
+                new WaitBudget(waitMillis, engine.options().commandTimeout().toNanos());
         this.leaseMillis = leaseMillis;
         this.ownerId = ownerId;
         this.attempts = new Attempts(lock, leaseMillis, ownerId);
-        this.outcome = new AcquisitionOutcome(this, lock, attempts, leaseMillis, start, this::leaveChannel);
+        this.outcome = new AcquisitionOutcome(this, lock, attempts, leaseMillis, budget.start(), this::leaveChannel);
         this.result = outcome.result();
     }
 
@@ -66,7 +67,7 @@ final class Acquisition {
 
     /** Tells the listeners of the grant, on the calling thread. */
     void reportAcquired() {
-        lock.reportAcquired(ownerId, start);
+        lock.reportAcquired(ownerId, budget.start());
     }
 
     /** @return completes with whether the lock was acquired; cancelling it abandons the call */
@@ -128,20 +129,9 @@ final class Acquisition {
         return !cancelled && !engine.isClosed();
     }
 
-    /**
-     * Returns until when an attempt may wait for the connection while the client reconnects: the
-     * end of the caller's wait, but at least one command timeout from now, as a call that does not
-     * wait gets.
-     * @return the time, in {@link System#nanoTime()} terms
-     */
+    /** @return until when an attempt may wait for the connection; see {@link WaitBudget#connectBy()} */
     long connectBy() {
-        long now = System.nanoTime();
-        if (waitMillis < 0) {
-            // Waits as long as needed: for the connection too.
-            return now + TimeUnit.DAYS.toNanos(365);
-        }
-        long byTimeout = now + engine.options().commandTimeout().toNanos();
-        return Math.max(byTimeout, start + TimeUnit.MILLISECONDS.toNanos(waitMillis));
+        return budget.connectBy();
     }
 
     /** Notes that an attempt is being written now. */
@@ -307,9 +297,6 @@ final class Acquisition {
     }
 
     private long remainingMillis() {
-        if (waitMillis < 0) {
-            return Long.MAX_VALUE;
-        }
-        return TimeUnit.NANOSECONDS.toMillis(start + TimeUnit.MILLISECONDS.toNanos(waitMillis) - System.nanoTime());
+        return budget.remainingMillis();
     }
 }

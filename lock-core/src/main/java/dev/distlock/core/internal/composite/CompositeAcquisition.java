@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #abandoned()} undoes what it holds. Exactly one of the two sides wins, under the
  * acquisition's monitor, so nothing taken is released twice or kept.
  */
-abstract class Acquisition {
+abstract class CompositeAcquisition {
 
     /** The caller's future. */
     final CompletableFuture<Boolean> result = new CompletableFuture<>();
@@ -18,7 +18,7 @@ abstract class Acquisition {
     private boolean finishing;
     private boolean abandoned;
 
-    Acquisition() {
+    CompositeAcquisition() {
         result.whenComplete((acquired, failure) -> {
             synchronized (this) {
                 if (finishing) {
