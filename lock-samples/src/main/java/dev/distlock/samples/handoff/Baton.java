@@ -3,7 +3,6 @@ package dev.distlock.samples.handoff;
 import dev.distlock.samples.Pause;
 import dev.distlock.spring.DistributedLock;
 import java.time.Duration;
-import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,26 +18,13 @@ public class Baton {
     /** Name of the lock whose lease is lost. */
     public static final String OVERRUN_LOCK = "baton-overrun";
 
-    /** When the latest patient hold of the baton began ({@link System#nanoTime()}), 0 before the first. */
-    private volatile long heldSince;
-
     /**
      * Holds the baton, waiting as long as it takes.
      * @param work how long to hold it
      */
     @DistributedLock(name = LOCK, waitTime = "60s")
     public void hold(Duration work) {
-        heldSince = System.nanoTime();
         Pause.of(work);
-    }
-
-    /**
-     * Returns how long ago the latest patient hold began.
-     * @return the time since, empty before the first hold
-     */
-    public Optional<Duration> sinceLatestHold() {
-        long since = heldSince;
-        return since == 0 ? Optional.empty() : Optional.of(Duration.ofNanos(System.nanoTime() - since));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.distlock.samples.handoff;
 
+import dev.distlock.core.LockClient;
 import dev.distlock.samples.Concurrently;
 import dev.distlock.samples.Pause;
 import dev.distlock.spring.LockAcquisitionException;
@@ -22,10 +23,13 @@ class HandoffController {
 
     private final Baton baton;
 
+    private final LockClient client;
+
     private final Duration work;
 
-    HandoffController(Baton baton, @Value("${samples.handoff-time:400ms}") Duration work) {
+    HandoffController(Baton baton, LockClient client, @Value("${samples.handoff-time:400ms}") Duration work) {
         this.baton = baton;
+        this.client = client;
         this.work = work;
     }
 
@@ -41,10 +45,9 @@ class HandoffController {
         List<Boolean> held = Concurrently.run(workers + 2, Duration.ofMillis(20), i -> {
             if (i == workers) {
                 Thread.currentThread().setName("impatient");
-                // It arrives just after a worker took the baton, so that its short wait runs out well
-                // before that hold ends. Arriving by the clock alone, or at any point of a hold, it could
-                // find the baton free, or about to be, on a busy machine.
-                awaitFreshHold();
+                // It arrives while a worker holds the baton, so that its short wait runs out. Arriving
+                // by the clock alone, it could find the baton still free on a busy machine.
+                awaitBatonHeld();
                 return tryOnce();
             }
             if (i == workers + 1) {
@@ -61,14 +64,9 @@ class HandoffController {
         return new HandoffDemo(workers, rounds, workers * rounds, held.get(workers));
     }
 
-    private void awaitFreshHold() {
+    private void awaitBatonHeld() {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (baton.sinceLatestHold()
-                    .filter(since -> since.compareTo(work.dividedBy(8)) < 0)
-                    .isPresent()) {
-                return;
-            }
+        while (!client.getLock(Baton.LOCK).isLocked() && System.nanoTime() < deadline) {
             Pause.of(Duration.ofMillis(5));
         }
     }
