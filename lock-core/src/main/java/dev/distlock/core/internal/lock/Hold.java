@@ -88,11 +88,10 @@ public final class Hold {
      * @param sentNanos when the renewal was sent ({@link System#nanoTime()}), before Redis applied it
      */
     synchronized void leaseRenewed(long leaseMillis, long sentNanos) {
-        long now = sentNanos;
         int count = grants.size();
         grants.clear();
         for (int i = 0; i < count; i++) {
-            grants.addLast(new Grant(leaseMillis, now));
+            grants.addLast(new Grant(leaseMillis, sentNanos));
         }
         watchdogGrants = 0;
     }
