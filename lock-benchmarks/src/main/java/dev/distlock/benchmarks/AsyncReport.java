@@ -40,14 +40,16 @@ final class AsyncReport {
                         + " threads during the round minus live threads before it (`ThreadMXBean`). Hand-off: from the"
                         + " holder's unlock call to the next holder's grant (the async stage's callback, or the blocking"
                         + " call's return). A lock's first hand-off is the one most exposed to the round's start, when"
-                        + " the waiters' first attempts are still queued on the client's connection.\n\n");
+                        + " the waiters' first attempts are still queued on the client's connection. Redis calls per"
+                        + " grant: `INFO commandstats` calls, those scripts ran included; scripts per grant: `EVAL` and"
+                        + " `EVALSHA` only (a grant's release counts too).\n\n");
         md.append(
-                "| Library | granted / waiters (measured rounds) | unfinished rounds | timeouts / errors | threads added: first round / measured rounds (max) | hand-off p50 / p99 (us) | first hand-off per lock, median (us, worst round) | time per round, ms (+- 99.9% CI) | slowest round, ms | Redis calls per grant |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "| Library | granted / waiters (measured rounds) | unfinished rounds | timeouts / errors | threads added: first round / measured rounds (max) | hand-off p50 / p99 (us) | first hand-off per lock, median (us, worst round) | time per round, ms (+- 99.9% CI) | slowest round, ms | Redis calls per grant | scripts per grant |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunComparison.Row row : waiters) {
             md.append("| ").append(label(row.lib())).append(" | ");
             if (!row.measured() && !row.metrics().containsKey("granted")) {
-                md.append(row.note()).append(" | | | | | | | | |\n");
+                md.append(row.note()).append(" | | | | | | | | | |\n");
                 continue;
             }
             md.append(count(row, "granted"))
@@ -76,6 +78,8 @@ final class AsyncReport {
                     .append(count(row, "round.ms.max"))
                     .append(" | ")
                     .append(Report.fixed(row.perOp("calls")))
+                    .append(" | ")
+                    .append(Report.fixed(row.perOp("scripts")))
                     .append(" |\n");
         }
         Report.find(rows, "D1", "distlock")
@@ -83,6 +87,8 @@ final class AsyncReport {
                         .append(handOff(d))
                         .append(" | | | | ")
                         .append(Report.fixed(d.perOp("calls")))
+                        .append(" | ")
+                        .append(Report.fixed(d.perOp("scripts")))
                         .append(" |\n"));
     }
 

@@ -7,11 +7,11 @@ public final class Parked {
 
     /**
      * Returns the number of the client's acquisitions parked between attempts, subscribed to
-     * their wake-up channel.
+     * their wake-up channel, or waiting in a lock's local line for their turn.
      * @param client the client
      * @return parked waiters
      */
     public static int waiters(LockClient client) {
-        return client.engine().subscriptions().parkedWaiters();
+        return client.engine().parkedWaiters();
     }
 }

@@ -89,6 +89,11 @@ final class AcquisitionOutcome {
         lock.abandonWait(call.ownerId()).whenComplete((ignored, error) -> settle(false));
     }
 
+    /** The caller cancelled while it waited in the local line: it never tried, so nothing is left in Redis. */
+    void withdrawnUntried() {
+        settle(false);
+    }
+
     void failed(Throwable failure) {
         settle(false);
         result.completeExceptionally(failure);

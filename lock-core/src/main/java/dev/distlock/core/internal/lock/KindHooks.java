@@ -85,6 +85,18 @@ abstract class KindHooks extends LockOverloads {
     }
 
     /**
+     * Returns whether a waiting acquisition of this owner queues behind the other local waiters of
+     * the lock ({@link LocalWaiterLines}) rather than trying at once. Kinds whose waiters may win
+     * together, or whose order Redis keeps, answer {@code false}; so must every kind for an owner
+     * that holds the lock already: its re-entry cannot wait behind callers waiting for it.
+     * @param ownerId owner
+     * @return whether to queue locally
+     */
+    protected boolean waitsInLocalLine(long ownerId) {
+        return false;
+    }
+
+    /**
      * Called when an owner stops waiting without the lock (timeout, cancel); kinds that queue
      * waiters remove it here. Never fails: an entry it cannot remove lapses by itself.
      * @param ownerId owner

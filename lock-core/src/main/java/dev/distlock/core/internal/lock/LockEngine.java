@@ -37,6 +37,7 @@ public final class LockEngine implements AutoCloseable {
     private final LockListener listener;
     private final boolean cluster;
     private final UncertainAcquisitions uncertainAcquisitions = new UncertainAcquisitions();
+    private final LocalWaiterLines waiterLines = new LocalWaiterLines();
     private final RedisCalls calls;
     private final ReplyDeadlines replies;
 
@@ -162,6 +163,20 @@ public final class LockEngine implements AutoCloseable {
         return uncertainAcquisitions;
     }
 
+    /**
+     * Returns how many acquisitions of this client wait for a wake-up: parked on a subscribed
+     * channel, or waiting in a lock's local line for their turn. For tests and diagnostics.
+     * @return waiting acquisitions
+     */
+    public int parkedWaiters() {
+        return subscriptions.parkedWaiters() + waiterLines.queued();
+    }
+
+    /** @return the lines in which this client's waiters for a lock wait behind the one that tries */
+    LocalWaiterLines waiterLines() {
+        return waiterLines;
+    }
+
     /** @return the scheduler shared by the watchdog and the subscriptions */
     public ScheduledExecutorService scheduler() {
         return scheduler;
@@ -218,6 +233,7 @@ public final class LockEngine implements AutoCloseable {
             return;
         }
         calls.markClosed();
+        waiterLines.close();
         watchdog.stop();
         subscriptions.close();
         holds.clear();

@@ -66,6 +66,13 @@ public class RedisWriteLock extends AbstractRedisLock {
         return super.beforeAcquire(waitMillis, ownerId);
     }
 
+    /** Readers all try together, so only writers queue locally; an owner holding either side tries at once. */
+    @Override
+    protected boolean waitsInLocalLine(long ownerId) {
+        return engine.holds().get(key, ownerField(ownerId)) == null
+                && engine.holds().get(key, layout.ownerField(ownerId)) == null;
+    }
+
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
         long timeout = claimTimeoutMillis();

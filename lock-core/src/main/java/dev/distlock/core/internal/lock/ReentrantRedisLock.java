@@ -114,6 +114,16 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         return toCaller;
     }
 
+    @Override
+    protected boolean waitsInLocalLine(long ownerId) {
+        if (engine.holds().get(key, ownerField(ownerId)) != null) {
+            return false;
+        }
+        // An owner whose earlier attempt may have taken the lock unseen tries at once, to adopt that hold.
+        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
+        return !uncertain.marked(attemptId(ownerId));
+    }
+
     /** Which acquisitions {@link UncertainAcquisitions} tells apart: one lock key and owner field. */
     private record AttemptId(String key, String ownerField) {}
 

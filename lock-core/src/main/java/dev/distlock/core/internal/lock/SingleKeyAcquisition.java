@@ -3,13 +3,18 @@ package dev.distlock.core.internal.lock;
 import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One call that acquires a lock, run as a chain of asynchronous steps: no thread waits for it.
  * Try; if refused and the caller waits, join the kind's wake-up channel, then alternate between
  * trying and parking until a wake-up arrives or the holder's remaining lease passes, within the
- * caller's wait. A park is a future completed by the pub/sub message or by a timer.
+ * caller's wait. A park is a future completed by the pub/sub message or by a timer. Where the kind
+ * allows, a caller that finds other local callers waiting for the lock first waits in their
+ * {@link LocalWaiterLines line} and tries only once it heads it.
  *
  * <p>Steps run one after another, each on the thread that completed the previous one's future (a
  * Redis I/O thread, the pub/sub thread or the client's timer), so the fields need no locking; only
@@ -39,6 +44,8 @@ final class SingleKeyAcquisition {
     private @Nullable Long firstRefusal;
 
     private @Nullable Long token;
+    /** Whether the call heads its lock's local line: it hands the line on when it ends. */
+    private boolean headsLine;
     /** When the latest attempt was written: a grant's lease started in Redis after this. */
     private volatile long lastAttemptSent;
 
@@ -88,17 +95,108 @@ final class SingleKeyAcquisition {
             check = CompletableFuture.failedFuture(ex);
         }
         if (check.isDone() && !check.isCompletedExceptionally()) {
-            firstAttempt();
+            begin();
             return result;
         }
         check.whenComplete((ignored, failure) -> {
             if (failure != null) {
                 outcome.failed(Failures.cause(failure));
             } else {
-                firstAttempt();
+                begin();
             }
         });
         return result;
+    }
+
+    /** Tries at once, or waits behind the local callers that already wait for the lock. */
+    private void begin() {
+        if (waitMillis == 0 || !lock.waitsInLocalLine(ownerId)) {
+            firstAttempt();
+            return;
+        }
+        LocalWaiterLines.Queued place = engine.waiterLines().enter(lock.key, this);
+        headsLine = true;
+        if (place == null) {
+            firstAttempt();
+        } else {
+            waitForTurn(place);
+        }
+    }
+
+    /**
+     * Waits in the line without a Redis call until this call heads it, its wait ends, the caller
+     * cancels or the client closes. A wait that ends in the line makes one attempt before giving up,
+     * as a caller outside it would have: a timeout means the lock was seen held.
+     */
+    private void waitForTurn(LocalWaiterLines.Queued place) {
+        headsLine = false;
+        CompletableFuture<@Nullable ChannelWaiters> turn = place.turn;
+        ScheduledFuture<?> timer = waitMillis < 0 ? null : endWaitIn(turn, remainingMillis());
+        park(turn);
+        if (engine.isClosed()) {
+            // close() swept the lines before this call entered one.
+            turn.complete(null);
+        }
+        turn.whenComplete((channel, failure) -> {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            if (place.leftWaiting()) {
+                engine.waiterLines().remove(lock.key, place);
+                if (engine.isClosed()) {
+                    outcome.failed(engine.calls().closedException(lock.name, null));
+                } else if (cancelled) {
+                    outcome.withdrawnUntried();
+                } else {
+                    lastAttempt();
+                }
+                return;
+            }
+            headsLine = true;
+            waiters = channel;
+            if (stopped(false)) {
+                return;
+            }
+            if (channel != null) {
+                // Subscribed since before the previous head ended: a refusal now parks until the release.
+                attemptWhileWaiting();
+            } else {
+                firstAttempt();
+            }
+        });
+    }
+
+    private @Nullable ScheduledFuture<?> endWaitIn(CompletableFuture<@Nullable ChannelWaiters> turn, long millis) {
+        try {
+            return engine.scheduler().schedule(() -> turn.complete(null), Math.max(0, millis), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException ex) {
+            // The client is closing: the caller finds out at once.
+            turn.complete(null);
+            return null;
+        }
+    }
+
+    /** The one attempt of a caller whose wait ended in the line: it queues nothing in Redis. */
+    private void lastAttempt() {
+        attempt(null, 0).whenComplete((ttl, failure) -> {
+            if (failure != null) {
+                outcome.failed(Failures.cause(failure));
+            } else if (ttl == null) {
+                outcome.granted();
+            } else {
+                outcome.gaveUp(false);
+            }
+        });
+    }
+
+    /**
+     * Joins the lock's wake-up channel for this call as it is made the head of the line, while the
+     * previous head still listens there.
+     * @return the channel, or {@code null} when it cannot be joined now
+     */
+    @Nullable
+    ChannelWaiters joinForTurn() {
+        return attempts.join();
     }
 
     /** @return completes once the call is over and cleaned up, whatever its outcome */
@@ -291,6 +389,11 @@ final class SingleKeyAcquisition {
     private void leaveChannel() {
         ChannelWaiters channel = waiters;
         waiters = null;
+        if (headsLine) {
+            headsLine = false;
+            // The next in line joins the channel before this call leaves it.
+            engine.waiterLines().headDone(lock.key, this, channel);
+        }
         if (channel != null) {
             channel.leave();
         }

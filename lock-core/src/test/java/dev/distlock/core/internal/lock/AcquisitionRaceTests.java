@@ -84,13 +84,11 @@ class AcquisitionRaceTests {
         ReentrantRedisLock waiter = new ReentrantRedisLock(waiterEngine, name);
         SingleKeyAcquisition first = waiter.acquireAsync(30_000, 30_000, RedisLock.newOwnerId());
         CompletableFuture<Boolean> firstResult = first.start();
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> waiterEngine.subscriptions().parkedWaiters() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiterEngine.parkedWaiters() == 1);
         long secondId = RedisLock.newOwnerId();
         CompletableFuture<Boolean> second =
                 waiter.tryLockAsync(30, 30, TimeUnit.SECONDS, secondId).toCompletableFuture();
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> waiterEngine.subscriptions().parkedWaiters() == 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiterEngine.parkedWaiters() == 2);
         // The first waiter's caller cancels at the very moment its wake-up arrives: run the cancel as the
         // first thing the wake-up completes (dependents run latest first), before the waiter resumes.
         CompletableFuture<?> park = parkOf(first);
