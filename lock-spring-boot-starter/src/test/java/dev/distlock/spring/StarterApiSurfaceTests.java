@@ -63,7 +63,7 @@ class StarterApiSurfaceTests {
     void whenATypeIsSupportedThenNoPublicOrProtectedSignatureNamesAnInternalType() throws Exception {
         List<String> leaks = new ArrayList<>();
         for (Class<?> type : starterClasses()) {
-            if (type.getPackageName().startsWith(INTERNAL) || !isVisible(type.getModifiers())) {
+            if (isInternal(type) || !isVisible(type.getModifiers())) {
                 continue;
             }
             for (Method method : type.getDeclaredMethods()) {
@@ -95,16 +95,21 @@ class StarterApiSurfaceTests {
     void whenAnInternalTypeIsPublicThenItIsForAWrittenReason() throws Exception {
         Map<String, String> publicInternals = new TreeMap<>();
         for (Class<?> type : starterClasses()) {
-            if (type.getPackageName().equals(INTERNAL)
-                    && type.getEnclosingClass() == null
-                    && Modifier.isPublic(type.getModifiers())) {
+            if (isInternal(type) && type.getEnclosingClass() == null && Modifier.isPublic(type.getModifiers())) {
                 publicInternals.put(type.getSimpleName(), PUBLIC_INTERNALS.getOrDefault(type.getSimpleName(), "?"));
             }
         }
         assertThat(publicInternals)
-                .as("public types in %s; make a new one package-private, or add it here with its reason", INTERNAL)
+                .as(
+                        "public types in %s and its rooms; make a new one package-private, or add it here with its reason",
+                        INTERNAL)
                 .doesNotContainValue("?")
                 .containsOnlyKeys(PUBLIC_INTERNALS.keySet());
+    }
+
+    /** The internal package or one of its rooms ({@code internal.hold}, {@code internal.aspect}, ...). */
+    private static boolean isInternal(Class<?> type) {
+        return type.getPackageName().equals(INTERNAL) || type.getPackageName().startsWith(INTERNAL + ".");
     }
 
     private static void check(List<String> leaks, Executable member, List<Type> types) {

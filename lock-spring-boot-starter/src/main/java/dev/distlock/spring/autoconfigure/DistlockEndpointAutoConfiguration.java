@@ -4,7 +4,7 @@ import dev.distlock.core.LockClient;
 import dev.distlock.spring.internal.DistlockEndpoint;
 import dev.distlock.spring.internal.HoldIndex;
 import dev.distlock.spring.internal.LockEventLog;
-import dev.distlock.spring.internal.RedLockClients;
+import dev.distlock.spring.internal.config.RedLockClients;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

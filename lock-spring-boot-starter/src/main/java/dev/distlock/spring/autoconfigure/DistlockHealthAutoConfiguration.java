@@ -2,8 +2,8 @@ package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.spring.internal.DistlockHealthIndicator;
-import dev.distlock.spring.internal.RedLockClients;
 import dev.distlock.spring.internal.RedLockHealthIndicators;
+import dev.distlock.spring.internal.config.RedLockClients;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

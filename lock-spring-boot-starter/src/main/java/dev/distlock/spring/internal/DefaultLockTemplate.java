@@ -6,6 +6,7 @@ import dev.distlock.spring.LockOptions;
 import dev.distlock.spring.LockResult;
 import dev.distlock.spring.LockTemplate;
 import dev.distlock.spring.LockType;
+import dev.distlock.spring.internal.config.LockNameSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

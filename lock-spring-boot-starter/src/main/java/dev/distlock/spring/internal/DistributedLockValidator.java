@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal;
 
 import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.internal.config.DistlockStartupException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

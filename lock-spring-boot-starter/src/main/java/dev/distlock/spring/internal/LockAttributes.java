@@ -1,5 +1,6 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.internal.config.DistlockStartupException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;

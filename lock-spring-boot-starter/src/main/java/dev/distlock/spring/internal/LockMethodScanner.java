@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal;
 
 import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.internal.config.DistlockStartupException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.LinkedHashMap;

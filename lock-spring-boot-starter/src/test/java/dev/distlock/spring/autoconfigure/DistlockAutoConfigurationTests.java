@@ -15,7 +15,7 @@ import dev.distlock.spring.internal.LockNameTagLimit;
 import dev.distlock.spring.internal.LockObserver;
 import dev.distlock.spring.internal.MicrometerLockObserver;
 import dev.distlock.spring.internal.ReactiveLockSupport;
-import dev.distlock.spring.internal.RedLockClients;
+import dev.distlock.spring.internal.config.RedLockClients;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.InputStream;

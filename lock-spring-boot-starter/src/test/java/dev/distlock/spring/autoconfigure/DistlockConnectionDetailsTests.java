@@ -6,7 +6,7 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockListener;
 import dev.distlock.spring.internal.HoldIndex;
-import dev.distlock.spring.internal.RedLockClients;
+import dev.distlock.spring.internal.config.RedLockClients;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

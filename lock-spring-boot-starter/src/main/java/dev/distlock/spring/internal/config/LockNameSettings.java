@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.config;
 
 import dev.distlock.spring.LockType;
 import java.time.Duration;
@@ -55,7 +55,7 @@ public final class LockNameSettings {
      *        {@code distlock.locks.invoice.wait-time=2s (was 30s)}; empty when nothing
      * @param leaseSource the property that set the lease, or {@code null} when the code or the default did
      */
-    record Applied(
+    public record Applied(
             LockType type,
             Duration waitTime,
             Duration leaseTime,
@@ -73,7 +73,8 @@ public final class LockNameSettings {
      * @return the values to lock with
      * @throws IllegalStateException naming the property when its type conflicts with the code's
      */
-    Applied apply(String name, LockType type, boolean fenced, Duration waitTime, Duration leaseTime, String where) {
+    public Applied apply(
+            String name, LockType type, boolean fenced, Duration waitTime, Duration leaseTime, String where) {
         Setting setting = byName.get(name);
         if (setting == null) {
             return new Applied(type, waitTime, leaseTime, List.of(), null);

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.config;
 
 import java.util.Objects;
 import java.util.function.Supplier;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.config;
 
 import org.jspecify.annotations.Nullable;
 
