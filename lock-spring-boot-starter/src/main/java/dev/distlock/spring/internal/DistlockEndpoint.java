@@ -7,6 +7,7 @@ import dev.distlock.spring.internal.DistlockEndpointReplies.LockState;
 import dev.distlock.spring.internal.DistlockEndpointReplies.LocksReport;
 import dev.distlock.spring.internal.DistlockEndpointReplies.NodeState;
 import dev.distlock.spring.internal.DistlockEndpointReplies.WaiterReport;
+import dev.distlock.spring.internal.hold.HoldIndex;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

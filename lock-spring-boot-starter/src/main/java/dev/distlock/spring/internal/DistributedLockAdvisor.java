@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal;
 
 import dev.distlock.spring.internal.config.LockNameSettings;
+import dev.distlock.spring.internal.hold.LockExecutor;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.concurrent.Executor;

@@ -1,6 +1,10 @@
 package dev.distlock.spring.internal;
 
 import dev.distlock.spring.LockAcquisitionException;
+import dev.distlock.spring.internal.hold.CurrentLockContext;
+import dev.distlock.spring.internal.hold.Hold;
+import dev.distlock.spring.internal.hold.LockExecutor;
+import dev.distlock.spring.internal.hold.LockRequest;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;

@@ -4,6 +4,8 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockException;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLock;
+import dev.distlock.spring.internal.hold.Hold;
+import dev.distlock.spring.internal.hold.HoldIndex;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -73,6 +75,6 @@ final class ForceUnlocker {
             return "this instance";
         }
         String thread = hold.threadName();
-        return "this instance: " + hold.request.description() + (thread != null ? " on thread '" + thread + "'" : "");
+        return "this instance: " + hold.request().description() + (thread != null ? " on thread '" + thread + "'" : "");
     }
 }

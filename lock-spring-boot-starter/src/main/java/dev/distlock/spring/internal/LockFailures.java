@@ -2,6 +2,7 @@ package dev.distlock.spring.internal;
 
 import dev.distlock.spring.LockAcquisitionException;
 import dev.distlock.spring.OnFailure;
+import dev.distlock.spring.internal.hold.LockRequest;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Optional;

@@ -7,6 +7,8 @@ import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockKind;
 import dev.distlock.spring.internal.DistlockEndpointReplies.HeldLockReport;
 import dev.distlock.spring.internal.DistlockEndpointReplies.NodeState;
+import dev.distlock.spring.internal.hold.Hold;
+import dev.distlock.spring.internal.hold.HoldIndex;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -68,14 +70,14 @@ final class LockStateReader {
                 owner.getOptions().keyPrefix() + held.name(),
                 type,
                 redLockNode,
-                hold != null ? hold.request.template() : null,
+                hold != null ? hold.request().template() : null,
                 hold != null ? hold.threadName() : null,
                 held.ownerId(),
                 held.holdCount(),
                 held.since(),
                 ttl,
                 held.watchdog(),
-                hold != null ? hold.request.description() : null,
+                hold != null ? hold.request().description() : null,
                 error);
     }
 }

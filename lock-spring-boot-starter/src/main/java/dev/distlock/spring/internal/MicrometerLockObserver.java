@@ -1,6 +1,8 @@
 package dev.distlock.spring.internal;
 
 import dev.distlock.spring.LockType;
+import dev.distlock.spring.internal.hold.LockObserver;
+import dev.distlock.spring.internal.hold.LockRequest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,5 +1,7 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.internal.hold.LockObserver;
+import dev.distlock.spring.internal.hold.LockRequest;
 import dev.distlock.spring.observation.DefaultLockAcquireObservationConvention;
 import dev.distlock.spring.observation.DefaultLockHeldObservationConvention;
 import dev.distlock.spring.observation.LockAcquireObservationConvention;

@@ -6,6 +6,10 @@ import dev.distlock.spring.LockAcquisitionException;
 import dev.distlock.spring.LockContext;
 import dev.distlock.spring.LockLeaseExpiredException;
 import dev.distlock.spring.OnFailure;
+import dev.distlock.spring.internal.hold.CurrentLockContext;
+import dev.distlock.spring.internal.hold.Hold;
+import dev.distlock.spring.internal.hold.LockExecutor;
+import dev.distlock.spring.internal.hold.LockRequest;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -137,7 +141,8 @@ public final class ReactiveLockSupport {
                 .takeUntilOther(lost.asMono())
                 .concatWith(
                         Mono.defer(() -> executor.isLeaseLost(hold) && executor.leaseLostPolicy() != LeaseLostPolicy.LOG
-                                ? Mono.error(new LockLeaseExpiredException(hold.name(), hold.request.description()))
+                                ? Mono.error(new LockLeaseExpiredException(
+                                        hold.name(), hold.request().description()))
                                 : Mono.empty()))
                 // Operators of the method's chain may run on any thread: ReactorLockContext.current()
                 // reads this, and context-propagation restores LockContext.current() from it.

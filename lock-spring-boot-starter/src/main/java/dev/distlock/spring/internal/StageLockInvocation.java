@@ -2,6 +2,10 @@ package dev.distlock.spring.internal;
 
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockLeaseExpiredException;
+import dev.distlock.spring.internal.hold.CurrentLockContext;
+import dev.distlock.spring.internal.hold.Hold;
+import dev.distlock.spring.internal.hold.LockExecutor;
+import dev.distlock.spring.internal.hold.LockRequest;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;

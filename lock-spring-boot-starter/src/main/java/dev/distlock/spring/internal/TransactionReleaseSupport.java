@@ -1,5 +1,7 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.internal.hold.Hold;
+import dev.distlock.spring.internal.hold.LockExecutor;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.hold;
 
 import dev.distlock.core.LockListener;
 import dev.distlock.spring.LeaseLostPolicy;
@@ -84,7 +84,7 @@ public final class HoldIndex {
      * @return the hold, or {@code null}
      */
     @Nullable
-    Hold find(String eventName, long ownerId) {
+    public Hold find(String eventName, long ownerId) {
         List<Hold> held = holds.get(key(eventName, ownerId));
         return held == null ? null : held.get(0);
     }
@@ -124,7 +124,7 @@ public final class HoldIndex {
         waiters.remove(token);
     }
 
-    List<Waiter> waiters() {
+    public List<Waiter> waiters() {
         return new ArrayList<>(waiters.values());
     }
 
@@ -216,5 +216,5 @@ public final class HoldIndex {
      * @param thread waiting thread name, or {@code null}
      * @param since when it started waiting
      */
-    record Waiter(String lockName, LockType type, @Nullable String thread, Instant since) {}
+    public record Waiter(String lockName, LockType type, @Nullable String thread, Instant since) {}
 }

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.hold;
 
 import dev.distlock.spring.LockType;
 import java.time.Duration;
@@ -16,7 +16,7 @@ import java.util.List;
  * @param description what runs under the lock, for messages
  * @param minHold shortest hold, counted from the acquisition; zero for none
  */
-record LockRequest(
+public record LockRequest(
         String template,
         List<String> names,
         LockType type,
@@ -36,7 +36,7 @@ record LockRequest(
      * @param leaseTime lease; negative uses the watchdog
      * @param description what runs under the lock, for messages
      */
-    LockRequest(
+    public LockRequest(
             String template,
             List<String> names,
             LockType type,

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.hold;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.hold;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.hold;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockException;
@@ -58,7 +58,7 @@ public final class LockExecutor implements AutoCloseable {
         BridgeLocks.register(client, this);
     }
 
-    LeaseLostPolicy leaseLostPolicy() {
+    public LeaseLostPolicy leaseLostPolicy() {
         return index.policy();
     }
 
@@ -72,7 +72,7 @@ public final class LockExecutor implements AutoCloseable {
      * @throws LockException if Redis fails
      */
     @Nullable
-    Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread) throws InterruptedException {
+    public Hold tryAcquire(LockRequest request, long ownerId, @Nullable Thread thread) throws InterruptedException {
         return acquirer.tryAcquire(request, ownerId, thread);
     }
 
@@ -84,7 +84,7 @@ public final class LockExecutor implements AutoCloseable {
      * @return completes with the hold, or with {@code null} when the wait ran out
      * @throws LockShutdownException if the application is shutting down
      */
-    CompletableFuture<@Nullable Hold> tryAcquireAsync(LockRequest request, long ownerId) {
+    public CompletableFuture<@Nullable Hold> tryAcquireAsync(LockRequest request, long ownerId) {
         return acquirer.tryAcquireAsync(request, ownerId);
     }
 
@@ -103,7 +103,7 @@ public final class LockExecutor implements AutoCloseable {
      * lost is released quietly.
      * @param hold what {@link #tryAcquire} returned
      */
-    void release(Hold hold) {
+    public void release(Hold hold) {
         if (deferRelease(hold) || !hold.finished.compareAndSet(false, true)) {
             return;
         }
@@ -124,7 +124,7 @@ public final class LockExecutor implements AutoCloseable {
      * @param hold what {@link #tryAcquireAsync} returned
      * @return completes once the hold is released (at once when a minimum hold defers the release)
      */
-    CompletionStage<Void> releaseAsync(Hold hold) {
+    public CompletionStage<Void> releaseAsync(Hold hold) {
         if (deferRelease(hold) || !hold.finished.compareAndSet(false, true)) {
             return CompletableFuture.completedFuture(null);
         }
@@ -170,7 +170,7 @@ public final class LockExecutor implements AutoCloseable {
      * @param hold the hold
      * @throws LockLeaseExpiredException if so
      */
-    void checkLeaseLost(Hold hold) {
+    public void checkLeaseLost(Hold hold) {
         if (hold.lost && index.policy() == LeaseLostPolicy.THROW) {
             throw new LockLeaseExpiredException(hold.name(), hold.request.description());
         }
@@ -184,7 +184,7 @@ public final class LockExecutor implements AutoCloseable {
      * @param hold the hold
      * @return whether the lease was lost
      */
-    boolean isLeaseLost(Hold hold) {
+    public boolean isLeaseLost(Hold hold) {
         if (!hold.lost && !hold.unlocked.get() && hold.leaseRanOut()) {
             index.leaseLost(hold.eventName, hold.ownerId);
         }

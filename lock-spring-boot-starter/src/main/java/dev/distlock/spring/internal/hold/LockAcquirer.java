@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.hold;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockException;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.hold;
 
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockType;
@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * has become of it. Core's {@link dev.distlock.core.HeldLock} describes the same hold as the client
  * sees it; {@link HoldIndex} links the two by lock name and owner.
  */
-final class Hold {
+public final class Hold {
 
     final LockRequest request;
     final RedisLock lock;
@@ -65,12 +65,17 @@ final class Hold {
                 acquiredNanos + Math.max(0, request.leaseTime().toNanos());
     }
 
+    /** @return the request this hold was taken for */
+    public LockRequest request() {
+        return request;
+    }
+
     /** @return the resolved lock name */
-    String name() {
+    public String name() {
         return lock.getName();
     }
 
-    LockType type() {
+    public LockType type() {
         return request.type();
     }
 
@@ -78,7 +83,7 @@ final class Hold {
      * @return whether the hold is still valid as far as this instance knows: not released, not found
      *         lost, and, for an explicit lease, not past its local deadline
      */
-    boolean isHeld() {
+    public boolean isHeld() {
         return !unlocked.get() && !lost && !leaseRanOut();
     }
 
@@ -97,13 +102,13 @@ final class Hold {
 
     /** @return the fencing token, or {@code null} when unfenced */
     @Nullable
-    Long fencingToken() {
+    public Long fencingToken() {
         return token;
     }
 
     /** @return the name of the holding thread, or {@code null} for an asynchronous hold */
     @Nullable
-    String threadName() {
+    public String threadName() {
         return thread != null ? thread.getName() : null;
     }
 
@@ -123,7 +128,7 @@ final class Hold {
      * Sets what to run to cancel the guarded work when the lease is lost (policy {@code interrupt}).
      * @param canceller cancels the future or subscription
      */
-    void onLeaseLost(Runnable canceller) {
+    public void onLeaseLost(Runnable canceller) {
         this.canceller = canceller;
     }
 }
