@@ -8,6 +8,7 @@ import dev.distlock.spring.internal.DistlockEndpointReplies.LocksReport;
 import dev.distlock.spring.internal.DistlockEndpointReplies.NodeState;
 import dev.distlock.spring.internal.DistlockEndpointReplies.WaiterReport;
 import dev.distlock.spring.internal.hold.HoldIndex;
+import dev.distlock.spring.internal.observation.LockEventLog;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

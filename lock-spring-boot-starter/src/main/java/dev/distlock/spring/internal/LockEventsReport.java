@@ -1,5 +1,6 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.internal.observation.LockEventLog;
 import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.observation;
 
 import dev.distlock.core.LockListener;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.observation;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;

@@ -1,9 +1,9 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.observation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import dev.distlock.spring.internal.LockEventLog.LockEvent;
+import dev.distlock.spring.internal.observation.LockEventLog.LockEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

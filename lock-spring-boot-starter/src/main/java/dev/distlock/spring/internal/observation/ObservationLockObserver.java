@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.observation;
 
 import dev.distlock.spring.internal.hold.LockObserver;
 import dev.distlock.spring.internal.hold.LockRequest;
