@@ -1,7 +1,7 @@
 package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.core.LockClient;
-import dev.distlock.spring.internal.DistlockEndpoint;
+import dev.distlock.spring.internal.actuator.DistlockEndpoint;
 import dev.distlock.spring.internal.config.RedLockClients;
 import dev.distlock.spring.internal.hold.HoldIndex;
 import dev.distlock.spring.internal.observation.LockEventLog;

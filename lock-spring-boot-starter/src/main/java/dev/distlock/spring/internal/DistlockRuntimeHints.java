@@ -1,5 +1,6 @@
 package dev.distlock.spring.internal;
 
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.actuator;
 
 import java.time.Instant;
 import java.util.List;

@@ -1,12 +1,12 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.actuator;
 
 import dev.distlock.core.LockClient;
-import dev.distlock.spring.internal.DistlockEndpointReplies.ForceUnlockResult;
-import dev.distlock.spring.internal.DistlockEndpointReplies.HeldLockReport;
-import dev.distlock.spring.internal.DistlockEndpointReplies.LockState;
-import dev.distlock.spring.internal.DistlockEndpointReplies.LocksReport;
-import dev.distlock.spring.internal.DistlockEndpointReplies.NodeState;
-import dev.distlock.spring.internal.DistlockEndpointReplies.WaiterReport;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.ForceUnlockResult;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.HeldLockReport;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.LockState;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.LocksReport;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.NodeState;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.WaiterReport;
 import dev.distlock.spring.internal.hold.HoldIndex;
 import dev.distlock.spring.internal.observation.LockEventLog;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.actuator;
 
 import dev.distlock.spring.internal.observation.LockEventLog;
 import java.util.List;

@@ -1,12 +1,12 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.actuator;
 
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockException;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockKind;
-import dev.distlock.spring.internal.DistlockEndpointReplies.HeldLockReport;
-import dev.distlock.spring.internal.DistlockEndpointReplies.NodeState;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.HeldLockReport;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.NodeState;
 import dev.distlock.spring.internal.hold.Hold;
 import dev.distlock.spring.internal.hold.HoldIndex;
 import java.util.Map;
