@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.aot;
 
 import dev.distlock.spring.DistributedLock;
 import java.lang.reflect.Method;
