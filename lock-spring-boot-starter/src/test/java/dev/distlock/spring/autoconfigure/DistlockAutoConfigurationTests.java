@@ -254,7 +254,7 @@ class DistlockAutoConfigurationTests {
 
     @Test
     void whenUserDefinesLockTemplateThenAutoConfiguredOneBacksOff() {
-        LockTemplate mine = new dev.distlock.spring.internal.DefaultLockTemplate(
+        LockTemplate mine = new dev.distlock.spring.internal.template.DefaultLockTemplate(
                 null, java.time.Duration.ZERO, java.time.Duration.ZERO);
         runner.withBean("myTemplate", LockTemplate.class, () -> mine)
                 .run(context -> assertThat(context.getBean(LockTemplate.class)).isSameAs(mine));

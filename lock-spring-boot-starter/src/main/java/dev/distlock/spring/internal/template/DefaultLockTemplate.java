@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.template;
 
 import dev.distlock.core.LockException;
 import dev.distlock.spring.LockAcquisitionException;
