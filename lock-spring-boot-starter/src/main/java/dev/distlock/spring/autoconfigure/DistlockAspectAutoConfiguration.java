@@ -1,7 +1,7 @@
 package dev.distlock.spring.autoconfigure;
 
-import dev.distlock.spring.internal.DistributedLockAdvisor;
-import dev.distlock.spring.internal.ReactiveLockSupport;
+import dev.distlock.spring.internal.aspect.DistributedLockAdvisor;
+import dev.distlock.spring.internal.aspect.ReactiveLockSupport;
 import dev.distlock.spring.internal.config.FirstUseSupplier;
 import dev.distlock.spring.internal.hold.LockExecutor;
 import java.util.concurrent.Executor;

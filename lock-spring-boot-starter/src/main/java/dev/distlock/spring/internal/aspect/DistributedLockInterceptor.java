@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.aspect;
 
 import dev.distlock.spring.LockAcquisitionException;
 import dev.distlock.spring.internal.hold.CurrentLockContext;

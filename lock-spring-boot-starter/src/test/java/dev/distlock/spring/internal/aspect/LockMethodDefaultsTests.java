@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.aspect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.distlock.spring.internal;
+package dev.distlock.spring.internal.aspect;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
