@@ -75,6 +75,7 @@ public final class Hold {
         return lock.getName();
     }
 
+    /** @return the type of lock the request asked for */
     public LockType type() {
         return request.type();
     }
