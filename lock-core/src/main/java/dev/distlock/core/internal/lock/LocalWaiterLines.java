@@ -53,6 +53,13 @@ final class LocalWaiterLines {
 
         final SingleKeyAcquisition call;
         final CompletableFuture<@Nullable ChannelWaiters> turn = new CompletableFuture<>();
+        /**
+         * Set before its turn completes with a channel when the head it follows acquired the lock and
+         * that holder's release will be heard on the channel: it parks first instead of trying a lock
+         * its own client holds.
+         */
+        volatile boolean holderWakes;
+
         private final AtomicInteger state = new AtomicInteger(WAITING);
 
         Queued(SingleKeyAcquisition call) {
@@ -126,8 +133,9 @@ final class LocalWaiterLines {
      * @param key the lock key
      * @param head the acquisition that headed the line
      * @param channel the channel the head listened on, or {@code null}
+     * @param holderWakes whether the head now holds the lock and its release will be heard on that channel
      */
-    void headDone(String key, SingleKeyAcquisition head, @Nullable ChannelWaiters channel) {
+    void headDone(String key, SingleKeyAcquisition head, @Nullable ChannelWaiters channel, boolean holderWakes) {
         Line line = lines.get(key);
         if (line == null) {
             return;
@@ -157,10 +165,27 @@ final class LocalWaiterLines {
         ChannelWaiters inherited = null;
         if (channel != null && channel.confirmed()) {
             inherited = next.call.joinForTurn();
+            next.holderWakes = holderWakes && inherited == channel;
         }
         if (!next.turn.complete(inherited) && inherited != null) {
             // Cancelled or closed meanwhile: it ends as a head without the channel it never saw.
             inherited.leave();
+        }
+    }
+
+    /**
+     * Returns whether callers wait behind the head of a lock's line: the head's grant keeps this client
+     * listed as waiting, so that the holder's release reaches the next one.
+     * @param key the lock key
+     * @return whether anyone is queued
+     */
+    boolean hasQueued(String key) {
+        Line line = lines.get(key);
+        if (line == null) {
+            return false;
+        }
+        synchronized (line) {
+            return line.queued != null && !line.queued.isEmpty();
         }
     }
 
