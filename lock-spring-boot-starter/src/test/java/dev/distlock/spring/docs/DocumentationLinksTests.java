@@ -13,12 +13,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Fails the build on a broken relative link or {@code #anchor} in the project's Markdown: the README,
- * CONTRIBUTING.md, every page under docs/ and the benchmark results. External links are not fetched
+ * CONTRIBUTING.md, ARCHITECTURE.md, every page under docs/ and the benchmark results. External links are not fetched
  * (the build has no network), only checked to be well-formed.
  */
 class DocumentationLinksTests {
 
-    private static final List<String> REQUIRED = List.of("README.md", "CONTRIBUTING.md", "lock-benchmarks/results.md");
+    private static final List<String> REQUIRED = List.of("README.md", "CONTRIBUTING.md", "ARCHITECTURE.md", "lock-benchmarks/results.md");
 
     @TempDir
     Path dir;
@@ -39,7 +39,7 @@ class DocumentationLinksTests {
         MarkdownLinks.Report report = MarkdownLinks.check(root, files);
 
         assertThat(report.problems())
-                .as("broken links in README.md, CONTRIBUTING.md, docs/ and lock-benchmarks/results.md")
+                .as("broken links in README.md, CONTRIBUTING.md, ARCHITECTURE.md, docs/ and lock-benchmarks/results.md")
                 .isEmpty();
         assertThat(report.linksChecked()).isGreaterThan(20);
     }
