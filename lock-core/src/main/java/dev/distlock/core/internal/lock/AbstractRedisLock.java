@@ -2,6 +2,7 @@ package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockListener;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.hold.Hold;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

@@ -4,6 +4,11 @@ import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.connection.RedisConnector;
 import dev.distlock.core.internal.connection.RedisConnectors;
+import dev.distlock.core.internal.hold.Hold;
+import dev.distlock.core.internal.hold.LocalHolds;
+import dev.distlock.core.internal.hold.UncertainAcquisitions;
+import dev.distlock.core.internal.layout.OwnerFields;
+import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.ScriptExecutor;
 import dev.distlock.core.internal.watchdog.LeaseWatchdog;
@@ -19,7 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 public final class LockEngine implements AutoCloseable {
 
     /** Lease value meaning "renewed by the watchdog". */
-    public static final long WATCHDOG = -1;
+    public static final long WATCHDOG = Hold.WATCHDOG;
 
     private static final Duration CHANNEL_LINGER = Duration.ofSeconds(10);
 

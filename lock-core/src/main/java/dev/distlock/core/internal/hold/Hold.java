@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.hold;
 
 import dev.distlock.core.LockKind;
 import dev.distlock.core.LockListener;
@@ -20,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  * a renewed one for good.
  */
 public final class Hold {
+
+    /** Lease value meaning "renewed by the watchdog"; the engine's {@code WATCHDOG} is this value. */
+    public static final long WATCHDOG = -1;
 
     private final String lockName;
     private final LockKind kind;
@@ -51,7 +54,7 @@ public final class Hold {
      */
     synchronized void acquired(long leaseMillis, long sentNanos, List<LockListener> viewListeners) {
         grants.addLast(new Grant(leaseMillis, sentNanos));
-        if (leaseMillis == LockEngine.WATCHDOG) {
+        if (leaseMillis == WATCHDOG) {
             watchdogGrants++;
         }
         listeners.addAll(viewListeners);
@@ -65,7 +68,7 @@ public final class Hold {
      * @param grant from {@link #latestGrant()} when the unlock started
      * @return the acquisitions left
      */
-    synchronized int released(@Nullable Object grant) {
+    public synchronized int released(@Nullable Object grant) {
         Grant given = grant instanceof Grant g && grants.removeLastOccurrence(g)
                 ? g
                 // Another unlock of the same owner gave that one back already: give back the latest.
@@ -77,7 +80,7 @@ public final class Hold {
     }
 
     /** @return the latest acquisition not yet unlocked, as a handle for {@link #released(Object)}, or {@code null} */
-    synchronized @Nullable Object latestGrant() {
+    public synchronized @Nullable Object latestGrant() {
         return grants.peekLast();
     }
 
@@ -87,7 +90,7 @@ public final class Hold {
      * @param leaseMillis the new lease
      * @param sentNanos when the renewal was sent ({@link System#nanoTime()}), before Redis applied it
      */
-    synchronized void leaseRenewed(long leaseMillis, long sentNanos) {
+    public synchronized void leaseRenewed(long leaseMillis, long sentNanos) {
         int count = grants.size();
         grants.clear();
         for (int i = 0; i < count; i++) {
@@ -103,7 +106,7 @@ public final class Hold {
      * @param watchdogMillis the watchdog lease
      * @return lease in ms
      */
-    synchronized long leaseAfterRelease(long watchdogMillis) {
+    public synchronized long leaseAfterRelease(long watchdogMillis) {
         return leaseOf(grants.peekLast(), watchdogMillis);
     }
 
@@ -114,7 +117,7 @@ public final class Hold {
      * @param watchdogMillis the watchdog lease
      * @return lease in ms
      */
-    synchronized long leaseAfterGiveBack(long watchdogMillis) {
+    public synchronized long leaseAfterGiveBack(long watchdogMillis) {
         return grants.isEmpty() ? watchdogMillis : leaseOf(null, watchdogMillis);
     }
 
@@ -194,7 +197,7 @@ public final class Hold {
         return releasing;
     }
 
-    void releasing(boolean value) {
+    public void releasing(boolean value) {
         this.releasing = value;
     }
 
@@ -202,7 +205,7 @@ public final class Hold {
     private record Grant(long leaseMillis, long grantedNanos) {
 
         boolean watchdog() {
-            return leaseMillis == LockEngine.WATCHDOG;
+            return leaseMillis == WATCHDOG;
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.hold;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +60,7 @@ public final class UncertainAcquisitions {
      * @param id lock key and owner field, as a value with equals and hashCode
      * @return whether such a mark is kept
      */
-    boolean contains(Object id) {
+    public boolean contains(Object id) {
         // Most attempts find no mark: answer without locking the map's bin or copying.
         return attempts.containsKey(id) && prune(id).stream().anyMatch(Attempt::lost);
     }
@@ -70,7 +70,7 @@ public final class UncertainAcquisitions {
      * @param id lock key and owner field
      * @return whether a mark is kept
      */
-    boolean marked(Object id) {
+    public boolean marked(Object id) {
         return attempts.containsKey(id);
     }
 
@@ -80,7 +80,7 @@ public final class UncertainAcquisitions {
      * @param id lock key and owner field
      * @return whether an attempt is in flight
      */
-    boolean inFlight(Object id) {
+    public boolean inFlight(Object id) {
         return attempts.containsKey(id) && prune(id).stream().anyMatch(Attempt::inFlight);
     }
 
@@ -89,7 +89,7 @@ public final class UncertainAcquisitions {
      * @param id lock key and owner field
      * @param toCaller the future its caller waits on; complete it with the reply
      */
-    void begin(Object id, CompletableFuture<?> toCaller) {
+    public void begin(Object id, CompletableFuture<?> toCaller) {
         attempts.compute(id, (key, marks) -> {
             List<Attempt> list = marks != null ? marks : new ArrayList<>();
             list.add(new Attempt(toCaller));
@@ -102,7 +102,7 @@ public final class UncertainAcquisitions {
      * adopted, or counts as one of the owner's holds that its last unlock releases.
      * @param id lock key and owner field
      */
-    void acquired(Object id) {
+    public void acquired(Object id) {
         attempts.computeIfPresent(id, (key, marks) -> {
             marks.removeIf(attempt -> !attempt.inFlight());
             return marks.isEmpty() ? null : marks;
@@ -117,7 +117,7 @@ public final class UncertainAcquisitions {
      * @param scheduler runs the deferred clean-up
      * @param lockName for the log
      */
-    void gaveUp(
+    public void gaveUp(
             Object id,
             Supplier<CompletableFuture<?>> release,
             long forgetAfterMillis,
@@ -188,7 +188,7 @@ public final class UncertainAcquisitions {
         return attempts.size();
     }
 
-    void clear() {
+    public void clear() {
         attempts.clear();
     }
 }

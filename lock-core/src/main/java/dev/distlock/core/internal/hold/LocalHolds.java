@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.hold;
 
 import dev.distlock.core.LockKind;
 import dev.distlock.core.LockListener;
@@ -28,7 +28,7 @@ public final class LocalHolds {
     private final Map<HoldKey, Hold> holds = new ConcurrentHashMap<>();
     private final ReadWriteLock renewals = new ReentrantReadWriteLock();
 
-    Hold acquired(
+    public Hold acquired(
             String lockName,
             LockKind kind,
             String key,
@@ -45,7 +45,7 @@ public final class LocalHolds {
     }
 
     @Nullable
-    Hold get(String key, String ownerField) {
+    public Hold get(String key, String ownerField) {
         return holds.get(new HoldKey(key, ownerField));
     }
 
@@ -53,7 +53,7 @@ public final class LocalHolds {
      * Marks a hold as being unlocked; no renewal of it is sent from now on until it is cleared.
      * @param hold the hold
      */
-    void releasing(Hold hold) {
+    public void releasing(Hold hold) {
         renewals.readLock().lock();
         try {
             hold.releasing(true);
@@ -103,7 +103,7 @@ public final class LocalHolds {
         return List.copyOf(holds.values());
     }
 
-    void clear() {
+    public void clear() {
         holds.clear();
     }
 

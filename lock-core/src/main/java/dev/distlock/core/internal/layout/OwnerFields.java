@@ -1,11 +1,11 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.layout;
 
 /**
  * The owner fields of one client, {@code <client id>:<owner id>} (and the write side's
  * {@code ...:write}), built once per owner on each thread rather than on every call: a thread
  * asks for the same owner's field several times per lock+unlock, and usually for its own id.
  */
-final class OwnerFields {
+public final class OwnerFields {
 
     private final String clientId;
     private final String prefix;
@@ -19,7 +19,7 @@ final class OwnerFields {
         private String writerField;
     }
 
-    OwnerFields(String clientId) {
+    public OwnerFields(String clientId) {
         this.clientId = clientId;
         this.prefix = clientId + ":";
     }
@@ -34,7 +34,7 @@ final class OwnerFields {
      * @param ownerId thread id or explicit owner id
      * @return {@code <client id>:<owner id>}
      */
-    String field(long ownerId) {
+    public String field(long ownerId) {
         return of(ownerId).field;
     }
 

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.layout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

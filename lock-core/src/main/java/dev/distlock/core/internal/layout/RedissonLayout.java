@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.layout;
 
 import io.lettuce.core.cluster.SlotHash;
 import org.jspecify.annotations.Nullable;
@@ -68,7 +68,7 @@ public final class RedissonLayout {
      * @param owners the client's owner fields
      * @return the layout
      */
-    static RedissonLayout of(String key, boolean cluster, OwnerFields owners) {
+    public static RedissonLayout of(String key, boolean cluster, OwnerFields owners) {
         return new RedissonLayout(cluster ? clusterKey(key) : key, owners);
     }
 
