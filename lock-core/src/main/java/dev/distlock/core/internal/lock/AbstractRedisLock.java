@@ -2,6 +2,8 @@ package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockListener;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.engine.Arguments;
+import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.hold.Hold;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;

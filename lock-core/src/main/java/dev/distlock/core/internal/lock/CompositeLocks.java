@@ -4,6 +4,7 @@ import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.Failures;
+import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.script.RenewHolds;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

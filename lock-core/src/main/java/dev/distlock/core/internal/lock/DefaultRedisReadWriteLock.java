@@ -2,6 +2,8 @@ package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.RedisReadWriteLock;
+import dev.distlock.core.internal.engine.Arguments;
+import dev.distlock.core.internal.engine.LockEngine;
 
 /** A read-write lock as a pair of views on one Redis hash. */
 public final class DefaultRedisReadWriteLock implements RedisReadWriteLock {

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.lock;
 
+import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.layout.RedissonLayout;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,9 @@
 package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockKind;
+import dev.distlock.core.internal.engine.Arguments;
+import dev.distlock.core.internal.engine.LocalWaiterLines;
+import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.script.LuaScript;

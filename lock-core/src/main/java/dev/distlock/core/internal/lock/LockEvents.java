@@ -1,6 +1,8 @@
 package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockListener;
+import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.engine.SafeLockListener;
 import java.util.ArrayList;
 import java.util.List;
 

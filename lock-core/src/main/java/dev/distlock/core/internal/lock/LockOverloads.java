@@ -2,6 +2,8 @@ package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.AcquiredStages;
+import dev.distlock.core.internal.engine.Arguments;
+import dev.distlock.core.internal.engine.LockEngine;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 

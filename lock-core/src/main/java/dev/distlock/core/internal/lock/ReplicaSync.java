@@ -2,6 +2,7 @@ package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.connection.SyncedConnection;
+import dev.distlock.core.internal.engine.LockEngine;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;

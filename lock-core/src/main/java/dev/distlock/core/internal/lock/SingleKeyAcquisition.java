@@ -1,6 +1,9 @@
 package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.internal.Failures;
+import dev.distlock.core.internal.engine.Arguments;
+import dev.distlock.core.internal.engine.LocalWaiterLines;
+import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * Redis I/O thread, the pub/sub thread or the client's timer), so the fields need no locking; only
  * {@link #cancel()} comes from elsewhere, and it only flags the call and cuts its park short.
  */
-final class SingleKeyAcquisition {
+final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
 
     /** Longest park when the holder's lease is unknown (no TTL on the key, or Redis not answering). */
     static final long UNKNOWN_TTL_PARK_MILLIS = 1000;
@@ -194,8 +197,8 @@ final class SingleKeyAcquisition {
      * previous head still listens there.
      * @return the channel, or {@code null} when it cannot be joined now
      */
-    @Nullable
-    ChannelWaiters joinForTurn() {
+    @Override
+    public @Nullable ChannelWaiters joinForTurn() {
         return attempts.join();
     }
 

@@ -3,6 +3,7 @@ package dev.distlock.core.internal.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.test.RedisServers;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;

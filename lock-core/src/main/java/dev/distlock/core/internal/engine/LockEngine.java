@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.engine;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockListener;
@@ -178,7 +178,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** @return the lines in which this client's waiters for a lock wait behind the one that tries */
-    LocalWaiterLines waiterLines() {
+    public LocalWaiterLines waiterLines() {
         return waiterLines;
     }
 

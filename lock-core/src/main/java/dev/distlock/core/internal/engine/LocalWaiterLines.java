@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.engine;
 
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.ArrayDeque;
@@ -20,22 +20,34 @@ import org.jspecify.annotations.Nullable;
  * do not queue here; neither does a caller that makes one attempt, nor an owner that already holds
  * the lock (its re-entry must not wait behind others).
  */
-final class LocalWaiterLines {
+public final class LocalWaiterLines {
 
     private final ConcurrentHashMap<String, Line> lines = new ConcurrentHashMap<>();
+
+    /** What a line needs of an acquisition waiting in it; the acquisition pipeline implements it. */
+    public interface Waiter {
+
+        /**
+         * Joins the lock's wake-up channel for this call as it is made the head of the line, while the
+         * previous head still listens there.
+         * @return the channel, or {@code null} when it cannot be joined now
+         */
+        @Nullable
+        ChannelWaiters joinForTurn();
+    }
 
     /** The acquisitions of one lock key: the head tries in Redis, the rest wait in arrival order. */
     private static final class Line {
 
         /** Guarded by {@code this}. */
-        SingleKeyAcquisition head;
+        Waiter head;
         /** Guarded by {@code this}; created when a second caller arrives. */
         @Nullable
         ArrayDeque<Queued> queued;
         /** Set, under {@code this}, once the line left the map: an arriving caller starts a new one. */
         boolean gone;
 
-        Line(SingleKeyAcquisition head) {
+        Line(Waiter head) {
             this.head = head;
         }
     }
@@ -45,17 +57,17 @@ final class LocalWaiterLines {
      * {@code null}) when it becomes the head, and with {@code null} when its wait ended, the client
      * closed or it was cancelled; {@link #leftWaiting()} tells which of the two happened.
      */
-    static final class Queued {
+    public static final class Queued {
 
         private static final int WAITING = 0;
         private static final int HEAD = 1;
         private static final int LEFT = 2;
 
-        final SingleKeyAcquisition call;
-        final CompletableFuture<@Nullable ChannelWaiters> turn = new CompletableFuture<>();
+        final Waiter call;
+        public final CompletableFuture<@Nullable ChannelWaiters> turn = new CompletableFuture<>();
         private final AtomicInteger state = new AtomicInteger(WAITING);
 
-        Queued(SingleKeyAcquisition call) {
+        Queued(Waiter call) {
             this.call = call;
         }
 
@@ -63,7 +75,7 @@ final class LocalWaiterLines {
          * Leaves the line without having tried, unless it was made the head first.
          * @return {@code true} when it left; {@code false} when it heads the line and must end as a head does
          */
-        boolean leftWaiting() {
+        public boolean leftWaiting() {
             return state.compareAndSet(WAITING, LEFT) || state.get() == LEFT;
         }
 
@@ -79,7 +91,7 @@ final class LocalWaiterLines {
      * @return {@code null} when the call heads the line and tries now, else its place in the line
      */
     @Nullable
-    Queued enter(String key, SingleKeyAcquisition call) {
+    public Queued enter(String key, Waiter call) {
         Line fresh = new Line(call);
         while (true) {
             Line line = lines.putIfAbsent(key, fresh);
@@ -107,7 +119,7 @@ final class LocalWaiterLines {
      * @param key the lock key
      * @param queued the caller
      */
-    void remove(String key, Queued queued) {
+    public void remove(String key, Queued queued) {
         Line line = lines.get(key);
         if (line != null) {
             synchronized (line) {
@@ -127,7 +139,7 @@ final class LocalWaiterLines {
      * @param head the acquisition that headed the line
      * @param channel the channel the head listened on, or {@code null}
      */
-    void headDone(String key, SingleKeyAcquisition head, @Nullable ChannelWaiters channel) {
+    public void headDone(String key, Waiter head, @Nullable ChannelWaiters channel) {
         Line line = lines.get(key);
         if (line == null) {
             return;

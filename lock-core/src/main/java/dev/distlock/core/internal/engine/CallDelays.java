@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.engine;
 
 import java.util.List;
 import java.util.Set;
