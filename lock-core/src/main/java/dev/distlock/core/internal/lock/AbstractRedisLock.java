@@ -2,6 +2,13 @@ package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockListener;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.acquire.Blocking;
+import dev.distlock.core.internal.acquire.CompositeLocks;
+import dev.distlock.core.internal.acquire.KindHooks;
+import dev.distlock.core.internal.acquire.LockEvents;
+import dev.distlock.core.internal.acquire.LockOverloads;
+import dev.distlock.core.internal.acquire.Release;
+import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.Arguments;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.hold.Hold;
@@ -32,7 +39,8 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
     }
 
     /** Runs the release script once with a fresh request id. @return as {@link #release(long, long, String)} */
-    final CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
+    @Override
+    protected final CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId) {
         return release(leaseMillis, ownerId, engine.newRequestId());
     }
 
@@ -44,7 +52,8 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
      * @param grantLeaseMillis the given-back grant's lease, kept when the owner holds nothing else here
      * @return lease in ms
      */
-    final long leaseAfterGiveBack(long ownerId, long grantLeaseMillis) {
+    @Override
+    protected final long leaseAfterGiveBack(long ownerId, long grantLeaseMillis) {
         Hold hold = engine.holds().get(key, ownerField(ownerId));
         return hold == null ? grantLeaseMillis : hold.leaseAfterGiveBack(engine.watchdogMillis());
     }
@@ -86,7 +95,7 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
     }
 
     @Override
-    final CompletionStage<Boolean> startAcquisition(long waitMillis, long leaseMillis, long ownerId) {
+    protected final CompletionStage<Boolean> startAcquisition(long waitMillis, long leaseMillis, long ownerId) {
         return acquireAsync(waitMillis, leaseMillis, ownerId).start();
     }
 
@@ -102,7 +111,8 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
      * Records a granted hold (renewal, bookkeeping) and tells the listeners.
      * @param sentNanos when the granted attempt was sent: the hold's lease is counted from then
      */
-    void registerHold(long leaseMillis, long ownerId, long start, long sentNanos, boolean report) {
+    @Override
+    protected void registerHold(long leaseMillis, long ownerId, long start, long sentNanos, boolean report) {
         // Granted as close() ran: nothing will renew or release the hold, which expires with its
         // lease like every hold at close, so report the close rather than a hold the caller cannot use.
         engine.calls().ensureOpen(name);
@@ -124,12 +134,14 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
     }
 
     /** Tells the listeners of a grant whose acquisition did not (its blocking caller does). */
-    void reportAcquired(long ownerId, long start) {
+    @Override
+    protected void reportAcquired(long ownerId, long start) {
         events.acquired(ownerId, start);
     }
 
     /** @return the listeners of this view */
-    LockEvents events() {
+    @Override
+    protected LockEvents events() {
         return events;
     }
 

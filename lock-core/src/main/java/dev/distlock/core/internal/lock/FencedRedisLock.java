@@ -4,6 +4,8 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockKind;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.AcquiredStages;
+import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.Arguments;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.script.FencedAcquire;

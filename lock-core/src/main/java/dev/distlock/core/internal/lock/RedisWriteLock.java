@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockKind;
+import dev.distlock.core.internal.acquire.Attempt;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;

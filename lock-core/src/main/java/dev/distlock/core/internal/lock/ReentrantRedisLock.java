@@ -1,6 +1,8 @@
 package dev.distlock.core.internal.lock;
 
 import dev.distlock.core.LockKind;
+import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.hold.UncertainAcquisitions;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.acquire.Attempt;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;

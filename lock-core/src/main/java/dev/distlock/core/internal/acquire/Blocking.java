@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.Failures;
@@ -11,7 +11,7 @@ import java.util.concurrent.ExecutionException;
  * The blocking API as a thin layer over the asynchronous one: waits for a call's future, with the
  * blocking methods' interrupt rules.
  */
-final class Blocking {
+public final class Blocking {
 
     private Blocking() {}
 
@@ -24,7 +24,8 @@ final class Blocking {
      * @return whether the lock was acquired
      * @throws InterruptedException if interruptible and interrupted, before or while waiting
      */
-    static boolean acquire(LockEngine engine, String name, SingleKeyAcquisition acquisition, boolean interruptible)
+    public static boolean acquire(
+            LockEngine engine, String name, SingleKeyAcquisition acquisition, boolean interruptible)
             throws InterruptedException {
         engine.calls().ensureOpen(name);
         if (interruptible && Thread.interrupted()) {
@@ -49,7 +50,8 @@ final class Blocking {
      * @throws InterruptedException if interruptible and interrupted while waiting; the call has
      *     cleaned up (left queues, given back a racing grant) by the time this is thrown
      */
-    static boolean acquire(SingleKeyAcquisition acquisition, CompletableFuture<Boolean> result, boolean interruptible)
+    public static boolean acquire(
+            SingleKeyAcquisition acquisition, CompletableFuture<Boolean> result, boolean interruptible)
             throws InterruptedException {
         boolean interrupted = false;
         try {
@@ -86,7 +88,7 @@ final class Blocking {
      * @param <T> its type
      * @return its value
      */
-    static <T> T join(CompletableFuture<T> future) {
+    public static <T> T join(CompletableFuture<T> future) {
         boolean interrupted = false;
         try {
             while (true) {

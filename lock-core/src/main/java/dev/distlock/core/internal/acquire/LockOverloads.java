@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.AcquiredStages;
@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * unlock. Defaults live here once: the calling thread as owner, the watchdog lease, and whether
  * an interrupt aborts the wait.
  */
-abstract class LockOverloads implements RedisLock {
+public abstract class LockOverloads implements RedisLock {
 
     /**
      * Acquires for an owner, waiting up to {@code waitMillis} ({@code -1}: forever).
@@ -34,7 +34,7 @@ abstract class LockOverloads implements RedisLock {
      * @param ownerId owner
      * @return completes with whether acquired
      */
-    abstract CompletionStage<Boolean> startAcquisition(long waitMillis, long leaseMillis, long ownerId);
+    protected abstract CompletionStage<Boolean> startAcquisition(long waitMillis, long leaseMillis, long ownerId);
 
     @Override
     public void lock() {

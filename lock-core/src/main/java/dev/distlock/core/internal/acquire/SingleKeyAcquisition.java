@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.engine.Arguments;
@@ -23,12 +23,12 @@ import org.jspecify.annotations.Nullable;
  * Redis I/O thread, the pub/sub thread or the client's timer), so the fields need no locking; only
  * {@link #cancel()} comes from elsewhere, and it only flags the call and cuts its park short.
  */
-final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
+public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
 
     /** Longest park when the holder's lease is unknown (no TTL on the key, or Redis not answering). */
     static final long UNKNOWN_TTL_PARK_MILLIS = 1000;
 
-    private final AbstractRedisLock lock;
+    private final KindHooks lock;
     private final LockEngine engine;
     private final long waitMillis;
     private final long leaseMillis;
@@ -52,7 +52,7 @@ final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
     /** When the latest attempt was written: a grant's lease started in Redis after this. */
     private volatile long lastAttemptSent;
 
-    SingleKeyAcquisition(AbstractRedisLock lock, long waitMillis, long leaseMillis, long ownerId) {
+    public SingleKeyAcquisition(KindHooks lock, long waitMillis, long leaseMillis, long ownerId) {
         this.lock = lock;
         this.engine = lock.engine;
         this.waitMillis = waitMillis;
@@ -81,7 +81,7 @@ final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
     }
 
     /** @return completes with whether the lock was acquired; cancelling it abandons the call */
-    CompletableFuture<Boolean> start() {
+    public CompletableFuture<Boolean> start() {
         result.whenComplete((acquired, failure) -> {
             if (result.isCancelled()) {
                 cancel();
@@ -216,7 +216,7 @@ final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
         }
     }
 
-    long ownerId() {
+    public long ownerId() {
         return ownerId;
     }
 
@@ -246,13 +246,13 @@ final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
     }
 
     /** @param token the fencing token the granting attempt drew */
-    void token(long token) {
+    public void token(long token) {
         this.token = token;
     }
 
     /** @return the fencing token of the grant, or {@code null} */
     @Nullable
-    Long token() {
+    public Long token() {
         return token;
     }
 

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.LockException;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 final class AcquisitionOutcome {
 
     private final SingleKeyAcquisition call;
-    private final AbstractRedisLock lock;
+    private final KindHooks lock;
     private final Attempts attempts;
     private final long leaseMillis;
     private final long start;
@@ -25,7 +25,7 @@ final class AcquisitionOutcome {
 
     AcquisitionOutcome(
             SingleKeyAcquisition call,
-            AbstractRedisLock lock,
+            KindHooks lock,
             Attempts attempts,
             long leaseMillis,
             long start,

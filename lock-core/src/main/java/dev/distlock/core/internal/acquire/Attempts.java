@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Attempts {
 
-    private final AbstractRedisLock lock;
+    private final KindHooks lock;
     private final LockEngine engine;
     private final long ownerId;
     /** The lease each attempt asks for: the watchdog's when the caller asked for the watchdog. */
@@ -21,7 +21,7 @@ final class Attempts {
     /** The replica-sync guard, or {@code null} when it is off (the usual case: nothing to confirm). */
     private final @Nullable ReplicaSync sync;
 
-    Attempts(AbstractRedisLock lock, long leaseMillis, long ownerId) {
+    Attempts(KindHooks lock, long leaseMillis, long ownerId) {
         this.lock = lock;
         this.engine = lock.engine;
         this.ownerId = ownerId;

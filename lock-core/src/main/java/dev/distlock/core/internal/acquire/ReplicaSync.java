@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.connection.SyncedConnection;

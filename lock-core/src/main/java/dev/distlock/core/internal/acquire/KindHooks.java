@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.engine.Arguments;
@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * renewal script, its wake-up channel and force release, and the optional steps around a wait.
  * Also what every kind knows about its lock: the engine, the name, the key and its layout.
  */
-abstract class KindHooks extends LockOverloads {
+public abstract class KindHooks extends LockOverloads {
 
     protected final LockEngine engine;
     protected final String name;
@@ -23,7 +23,7 @@ abstract class KindHooks extends LockOverloads {
     /** Every key, channel and field of this lock. */
     protected final RedissonLayout layout;
 
-    KindHooks(LockEngine engine, String name) {
+    protected KindHooks(LockEngine engine, String name) {
         this.engine = engine;
         this.name = Arguments.requireName(name);
         this.layout = engine.layout(engine.key(name));
@@ -50,6 +50,42 @@ abstract class KindHooks extends LockOverloads {
      * @return {@code null} when the owner held nothing, {@code 0} when holds remain, {@code 1} when released
      */
     protected abstract CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId);
+
+    /**
+     * Runs the release script once with a fresh request id.
+     * @param leaseMillis lease to keep while holds remain
+     * @param ownerId owner
+     * @return as {@link #release(long, long, String)}
+     */
+    protected abstract CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId);
+
+    /**
+     * Returns the lease to leave when giving back a grant that no hold records.
+     * @param ownerId owner
+     * @param grantLeaseMillis the given-back grant's lease
+     * @return lease in ms
+     */
+    protected abstract long leaseAfterGiveBack(long ownerId, long grantLeaseMillis);
+
+    /**
+     * Records a granted hold (renewal, bookkeeping) and, when asked, tells the listeners.
+     * @param leaseMillis its lease, {@code -1} for the watchdog
+     * @param ownerId owner
+     * @param start when the acquisition started, for the listeners
+     * @param sentNanos when the granted attempt was sent: the hold's lease is counted from then
+     * @param report whether to tell the listeners now
+     */
+    protected abstract void registerHold(long leaseMillis, long ownerId, long start, long sentNanos, boolean report);
+
+    /**
+     * Tells the listeners of a grant whose acquisition did not.
+     * @param ownerId owner
+     * @param start when the acquisition started
+     */
+    protected abstract void reportAcquired(long ownerId, long start);
+
+    /** @return the listeners of this lock view */
+    protected abstract LockEvents events();
 
     /** @return the script that renews this kind's holds (batched by the watchdog) */
     protected abstract LuaScript renewScript();

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.hold.Hold;
@@ -12,14 +12,14 @@ import org.slf4j.LoggerFactory;
  * whose reply was lost is retried and replays its first outcome), the bookkeeping of the hold, and
  * the release of holds Redis still counts after the owner's last unlock.
  */
-final class Release {
+public final class Release {
 
     /** Bound on releasing holds whose acquire replies were lost (each such reply adds at most one). */
     private static final int MAX_PHANTOM_HOLDS = 16;
 
     private static final Logger log = LoggerFactory.getLogger(Release.class);
 
-    private final AbstractRedisLock lock;
+    private final KindHooks lock;
     private final LockEngine engine;
     private final long ownerId;
     /** The unlocking thread, which may be the owner: the error messages then name it. */
@@ -32,7 +32,7 @@ final class Release {
     private final long lease;
 
     /** Call it on the unlocking thread: it may be the owner, which the error messages then name. */
-    Release(AbstractRedisLock lock, long ownerId) {
+    public Release(KindHooks lock, long ownerId) {
         this.lock = lock;
         this.engine = lock.engine;
         this.ownerId = ownerId;
@@ -42,7 +42,7 @@ final class Release {
     }
 
     /** @return completes once one hold is released; fails as {@code unlock} throws */
-    CompletableFuture<Void> run() {
+    public CompletableFuture<Void> run() {
         if (hold != null) {
             engine.holds().releasing(hold);
             if (hold.count() <= 1) {

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.engine.LockEngine;
@@ -10,13 +10,13 @@ import java.util.List;
  * Tells the listeners of one lock view what happened: the client's listener, then the listeners
  * added to the view with {@code withListener}, each wrapped so that it never throws.
  */
-final class LockEvents {
+public final class LockEvents {
 
     private final LockEngine engine;
     private final String name;
     private final List<LockListener> viewListeners;
 
-    LockEvents(LockEngine engine, String name) {
+    public LockEvents(LockEngine engine, String name) {
         this(engine, name, List.of());
     }
 
@@ -30,18 +30,18 @@ final class LockEvents {
      * @param listener another listener of a new view
      * @return the events of that view
      */
-    LockEvents with(LockListener listener) {
+    public LockEvents with(LockListener listener) {
         List<LockListener> listeners = new ArrayList<>(viewListeners);
         listeners.add(SafeLockListener.of(List.of(listener)));
         return new LockEvents(engine, name, List.copyOf(listeners));
     }
 
     /** @return the view's own listeners, which a hold also tells when its lease is lost */
-    List<LockListener> viewListeners() {
+    public List<LockListener> viewListeners() {
         return viewListeners;
     }
 
-    void acquired(long ownerId, long start) {
+    public void acquired(long ownerId, long start) {
         long waitNanos = System.nanoTime() - start;
         engine.listener().onAcquired(name, ownerId, waitNanos);
         viewListeners.forEach(listener -> listener.onAcquired(name, ownerId, waitNanos));

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import org.jspecify.annotations.Nullable;
@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param waiting the local waiters the caller has joined, or {@code null} before it joined any
  * @param call the acquisition this attempt belongs to, or {@code null} for a one-off attempt
  */
-record Attempt(
+public record Attempt(
         long leaseMillis,
         long ownerId,
         long waitMillis,
@@ -26,7 +26,7 @@ record Attempt(
      * @param ownerId owner
      * @return the attempt
      */
-    static Attempt once(long leaseMillis, long ownerId) {
+    public static Attempt once(long leaseMillis, long ownerId) {
         return new Attempt(leaseMillis, ownerId, 0, null, null);
     }
 }

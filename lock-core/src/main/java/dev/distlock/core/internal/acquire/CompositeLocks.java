@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the composite locks ({@code dev.distlock.core.internal.composite}) need to know about a
- * member that only this package can see: its key and server, its lease, and its owner-checked
+ * member that only this room can see: its key and server, its lease, and its owner-checked
  * renewal script. Members of other implementations get neutral answers.
  */
 public final class CompositeLocks {
@@ -28,7 +28,7 @@ public final class CompositeLocks {
      */
     public static @Nullable LockException closedMember(List<RedisLock> locks, String compositeName) {
         for (RedisLock lock : locks) {
-            if (lock instanceof AbstractRedisLock redisLock && redisLock.engine.isClosed()) {
+            if (lock instanceof KindHooks redisLock && redisLock.engine.isClosed()) {
                 return redisLock.engine.calls().closedException(compositeName, null);
             }
         }
@@ -41,7 +41,7 @@ public final class CompositeLocks {
      * @return the sort key
      */
     public static String sortKey(RedisLock lock) {
-        if (lock instanceof AbstractRedisLock redisLock) {
+        if (lock instanceof KindHooks redisLock) {
             return redisLock.key + "@" + redisLock.engine.connector().describe();
         }
         return lock.getName();
@@ -58,7 +58,7 @@ public final class CompositeLocks {
         if (leaseMillis != LockEngine.WATCHDOG) {
             return leaseMillis;
         }
-        if (lock instanceof AbstractRedisLock redisLock) {
+        if (lock instanceof KindHooks redisLock) {
             return redisLock.engine.watchdogMillis();
         }
         return LockClientOptions.DEFAULT_WATCHDOG_TIMEOUT.toMillis();
@@ -77,7 +77,7 @@ public final class CompositeLocks {
      *     with a {@link LockException} when Redis does not answer
      */
     public static CompletableFuture<Boolean> renewAsync(RedisLock lock, long leaseMillis, long ownerId) {
-        if (!(lock instanceof AbstractRedisLock member)) {
+        if (!(lock instanceof KindHooks member)) {
             return CompletableFuture.completedFuture(true);
         }
         LockEngine engine = member.engine;

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import java.util.concurrent.TimeUnit;
 

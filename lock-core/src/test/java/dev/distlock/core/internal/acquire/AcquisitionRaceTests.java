@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.acquire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.lock.ReentrantRedisLock;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import java.lang.reflect.Field;
@@ -83,7 +84,7 @@ class AcquisitionRaceTests {
         long holderId = RedisLock.newOwnerId();
         assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
         ReentrantRedisLock waiter = new ReentrantRedisLock(waiterEngine, name);
-        SingleKeyAcquisition first = waiter.acquireAsync(30_000, 30_000, RedisLock.newOwnerId());
+        SingleKeyAcquisition first = new SingleKeyAcquisition(waiter, 30_000, 30_000, RedisLock.newOwnerId());
         CompletableFuture<Boolean> firstResult = first.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> waiterEngine.parkedWaiters() == 1);
         long secondId = RedisLock.newOwnerId();
