@@ -8,7 +8,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.distlock.core.internal.engine.LockEngine;
-import dev.distlock.core.internal.lock.ReentrantRedisLock;
+import dev.distlock.core.internal.kind.ReentrantRedisLock;
 import dev.distlock.core.internal.script.ScriptExecutor;
 import dev.distlock.core.internal.script.Scripts;
 import dev.distlock.core.internal.watchdog.LeaseWatchdog;

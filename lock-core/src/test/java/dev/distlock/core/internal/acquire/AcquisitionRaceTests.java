@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.engine.LockEngine;
-import dev.distlock.core.internal.lock.ReentrantRedisLock;
+import dev.distlock.core.internal.kind.ReentrantRedisLock;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import java.lang.reflect.Field;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.internal.engine.LockEngine;
-import dev.distlock.core.internal.lock.AbstractRedisLock;
-import dev.distlock.core.internal.lock.FairRedisLock;
-import dev.distlock.core.internal.lock.FencedRedisLock;
-import dev.distlock.core.internal.lock.RedisReadLock;
-import dev.distlock.core.internal.lock.RedisWriteLock;
-import dev.distlock.core.internal.lock.ReentrantRedisLock;
+import dev.distlock.core.internal.kind.AbstractRedisLock;
+import dev.distlock.core.internal.kind.FairRedisLock;
+import dev.distlock.core.internal.kind.FencedRedisLock;
+import dev.distlock.core.internal.kind.RedisReadLock;
+import dev.distlock.core.internal.kind.RedisWriteLock;
+import dev.distlock.core.internal.kind.ReentrantRedisLock;
 import dev.distlock.core.test.RedisServers;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.lock;
+package dev.distlock.core.internal.kind;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockKind;
