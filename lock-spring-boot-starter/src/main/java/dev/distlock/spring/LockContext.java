@@ -1,7 +1,7 @@
 package dev.distlock.spring;
 
-import dev.distlock.spring.internal.CurrentLockContext;
-import dev.distlock.spring.internal.CurrentLockContext.Frame;
+import dev.distlock.spring.internal.hold.CurrentLockContext;
+import dev.distlock.spring.internal.hold.CurrentLockContext.Frame;
 import java.util.Optional;
 
 /**

@@ -6,7 +6,7 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.test.RedisServers;
 import dev.distlock.spring.autoconfigure.DistlockAutoConfiguration;
 import dev.distlock.spring.autoconfigure.DistlockHealthAutoConfiguration;
-import dev.distlock.spring.internal.DistlockHealthIndicator;
+import dev.distlock.spring.internal.actuator.DistlockHealthIndicator;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

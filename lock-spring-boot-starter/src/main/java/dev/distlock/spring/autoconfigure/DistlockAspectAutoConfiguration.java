@@ -1,9 +1,9 @@
 package dev.distlock.spring.autoconfigure;
 
-import dev.distlock.spring.internal.DistributedLockAdvisor;
-import dev.distlock.spring.internal.FirstUseSupplier;
-import dev.distlock.spring.internal.LockExecutor;
-import dev.distlock.spring.internal.ReactiveLockSupport;
+import dev.distlock.spring.internal.aspect.DistributedLockAdvisor;
+import dev.distlock.spring.internal.aspect.ReactiveLockSupport;
+import dev.distlock.spring.internal.config.FirstUseSupplier;
+import dev.distlock.spring.internal.hold.LockExecutor;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Supplier;

@@ -1,10 +1,10 @@
 package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.core.LockClient;
-import dev.distlock.spring.internal.DistlockEndpoint;
-import dev.distlock.spring.internal.HoldIndex;
-import dev.distlock.spring.internal.LockEventLog;
-import dev.distlock.spring.internal.RedLockClients;
+import dev.distlock.spring.internal.actuator.DistlockEndpoint;
+import dev.distlock.spring.internal.config.RedLockClients;
+import dev.distlock.spring.internal.hold.HoldIndex;
+import dev.distlock.spring.internal.observation.LockEventLog;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

@@ -1,6 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
-import dev.distlock.spring.internal.LockEventLog;
+import dev.distlock.spring.internal.observation.LockEventLog;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -1,6 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
-import dev.distlock.spring.internal.DistlockStartupException;
+import dev.distlock.spring.internal.config.DistlockStartupException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

@@ -1,9 +1,9 @@
 package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.core.LockClient;
-import dev.distlock.spring.internal.DistlockHealthIndicator;
-import dev.distlock.spring.internal.RedLockClients;
-import dev.distlock.spring.internal.RedLockHealthIndicators;
+import dev.distlock.spring.internal.actuator.DistlockHealthIndicator;
+import dev.distlock.spring.internal.actuator.RedLockHealthIndicators;
+import dev.distlock.spring.internal.config.RedLockClients;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

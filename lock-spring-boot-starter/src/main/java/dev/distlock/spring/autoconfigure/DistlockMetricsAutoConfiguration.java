@@ -1,9 +1,9 @@
 package dev.distlock.spring.autoconfigure;
 
-import dev.distlock.spring.internal.LockNameTagLimit;
-import dev.distlock.spring.internal.LockObserver;
-import dev.distlock.spring.internal.MicrometerLockObserver;
-import dev.distlock.spring.internal.ObservationLockObserver;
+import dev.distlock.spring.internal.hold.LockObserver;
+import dev.distlock.spring.internal.observation.LockNameTagLimit;
+import dev.distlock.spring.internal.observation.MicrometerLockObserver;
+import dev.distlock.spring.internal.observation.ObservationLockObserver;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -1,6 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
-import dev.distlock.spring.internal.ObservationLockObserver;
+import dev.distlock.spring.internal.observation.ObservationLockObserver;
 import dev.distlock.spring.observation.LockAcquireObservationConvention;
 import dev.distlock.spring.observation.LockHeldObservationConvention;
 import io.lettuce.core.resource.ClientResources;

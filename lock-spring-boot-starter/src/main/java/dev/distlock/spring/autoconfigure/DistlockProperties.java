@@ -2,7 +2,7 @@ package dev.distlock.spring.autoconfigure;
 
 import dev.distlock.spring.LeaseLostPolicy;
 import dev.distlock.spring.LockType;
-import dev.distlock.spring.internal.LockNameSettings;
+import dev.distlock.spring.internal.config.LockNameSettings;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

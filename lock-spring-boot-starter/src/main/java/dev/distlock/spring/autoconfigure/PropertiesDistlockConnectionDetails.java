@@ -1,6 +1,6 @@
 package dev.distlock.spring.autoconfigure;
 
-import dev.distlock.spring.internal.DistlockStartupException;
+import dev.distlock.spring.internal.config.DistlockStartupException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;

@@ -1,7 +1,7 @@
 package dev.distlock.spring.shedlock;
 
-import dev.distlock.spring.internal.BridgeLocks;
-import dev.distlock.spring.internal.BridgeLocks.BridgeHold;
+import dev.distlock.spring.internal.hold.BridgeLocks;
+import dev.distlock.spring.internal.hold.BridgeLocks.BridgeHold;
 import java.time.Duration;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;

@@ -1,7 +1,7 @@
 package dev.distlock.spring.shedlock;
 
 import dev.distlock.core.LockClient;
-import dev.distlock.spring.internal.BridgeLocks;
+import dev.distlock.spring.internal.hold.BridgeLocks;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -3,8 +3,8 @@ package dev.distlock.spring.aot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.spring.LockedService;
-import dev.distlock.spring.internal.DistlockEndpointReplies;
-import dev.distlock.spring.internal.DistlockRuntimeHints;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies;
+import dev.distlock.spring.internal.aot.DistlockRuntimeHints;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,16 +6,16 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockListener;
 import dev.distlock.spring.LockTemplate;
-import dev.distlock.spring.internal.DistlockEndpoint;
-import dev.distlock.spring.internal.DistlockHealthIndicator;
-import dev.distlock.spring.internal.DistributedLockAdvisor;
-import dev.distlock.spring.internal.HoldIndex;
-import dev.distlock.spring.internal.LockExecutor;
-import dev.distlock.spring.internal.LockNameTagLimit;
-import dev.distlock.spring.internal.LockObserver;
-import dev.distlock.spring.internal.MicrometerLockObserver;
-import dev.distlock.spring.internal.ReactiveLockSupport;
-import dev.distlock.spring.internal.RedLockClients;
+import dev.distlock.spring.internal.actuator.DistlockEndpoint;
+import dev.distlock.spring.internal.actuator.DistlockHealthIndicator;
+import dev.distlock.spring.internal.aspect.DistributedLockAdvisor;
+import dev.distlock.spring.internal.aspect.ReactiveLockSupport;
+import dev.distlock.spring.internal.config.RedLockClients;
+import dev.distlock.spring.internal.hold.HoldIndex;
+import dev.distlock.spring.internal.hold.LockExecutor;
+import dev.distlock.spring.internal.hold.LockObserver;
+import dev.distlock.spring.internal.observation.LockNameTagLimit;
+import dev.distlock.spring.internal.observation.MicrometerLockObserver;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.InputStream;
@@ -254,7 +254,7 @@ class DistlockAutoConfigurationTests {
 
     @Test
     void whenUserDefinesLockTemplateThenAutoConfiguredOneBacksOff() {
-        LockTemplate mine = new dev.distlock.spring.internal.DefaultLockTemplate(
+        LockTemplate mine = new dev.distlock.spring.internal.template.DefaultLockTemplate(
                 null, java.time.Duration.ZERO, java.time.Duration.ZERO);
         runner.withBean("myTemplate", LockTemplate.class, () -> mine)
                 .run(context -> assertThat(context.getBean(LockTemplate.class)).isSameAs(mine));

@@ -2,6 +2,7 @@ package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.LockException;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * How one {@link SingleKeyAcquisition} ends, whichever way: granted, timed out, failed or abandoned. Every
@@ -16,8 +17,8 @@ final class AcquisitionOutcome {
     private final Attempts attempts;
     private final long leaseMillis;
     private final long start;
-    /** Leaves the wake-up channel, if the call joined one. */
-    private final Runnable leaveChannel;
+    /** Leaves the wake-up channel, if the call joined one, told whether the call acquired the lock. */
+    private final Consumer<Boolean> leaveChannel;
 
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     /** Completes once the call has cleaned up after itself (left the queue, unlisted, released a late grant). */
@@ -29,7 +30,7 @@ final class AcquisitionOutcome {
             Attempts attempts,
             long leaseMillis,
             long start,
-            Runnable leaveChannel) {
+            Consumer<Boolean> leaveChannel) {
         this.call = call;
         this.lock = lock;
         this.attempts = attempts;
@@ -100,7 +101,7 @@ final class AcquisitionOutcome {
     }
 
     private void settle(boolean acquired) {
-        leaveChannel.run();
+        leaveChannel.accept(acquired);
         lock.acquisitionEnded(call, acquired, leaseMillis);
         settled.complete(null);
     }

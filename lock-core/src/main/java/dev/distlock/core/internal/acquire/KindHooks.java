@@ -137,6 +137,18 @@ public abstract class KindHooks extends LockOverloads {
     }
 
     /**
+     * Returns whether the release of a hold just granted will be heard by this client's other
+     * waiters on the kind's wake-up channel, so that the next in the local line parks before trying.
+     * True for kinds that announce every release on the channel; kinds that wake one listed client
+     * answer whether the grant kept this client listed.
+     * @param granted the acquisition that was granted
+     * @return whether the release reaches this client's channel
+     */
+    protected boolean releaseWakesLocalWaiters(SingleKeyAcquisition granted) {
+        return true;
+    }
+
+    /**
      * Called when an owner stops waiting without the lock (timeout, cancel); kinds that queue
      * waiters remove it here. Never fails: an entry it cannot remove lapses by itself.
      * @param ownerId owner

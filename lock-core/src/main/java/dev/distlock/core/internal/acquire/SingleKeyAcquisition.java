@@ -47,6 +47,8 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
     private @Nullable Long firstRefusal;
 
     private @Nullable Long token;
+    /** Whether the latest attempt kept this client listed as a waiting client (targeted wake-ups). */
+    private volatile boolean keptListing;
     /** Whether the call heads its lock's local line: it hands the line on when it ends. */
     private boolean headsLine;
     /** When the latest attempt was written: a grant's lease started in Redis after this. */
@@ -160,7 +162,12 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
             if (stopped(false)) {
                 return;
             }
-            if (channel != null) {
+            if (channel != null && place.holderWakes) {
+                // The previous head holds the lock now and its release will be heard here: trying first
+                // would only be refused. Parked at most the unknown-lease bound, in case that hold is lost
+                // without a release.
+                parkOrGiveUp(UNKNOWN_TTL_PARK_MILLIS);
+            } else if (channel != null) {
                 // Subscribed since before the previous head ended: a refusal now parks until the release.
                 attemptWhileWaiting();
             } else {
@@ -243,6 +250,20 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
     /** @return when the latest attempt was written ({@link System#nanoTime()}) */
     long lastAttemptSent() {
         return lastAttemptSent;
+    }
+
+    /**
+     * Notes whether the latest attempt kept this client listed as waiting for the lock, where the
+     * kind's releases wake only listed clients.
+     * @param kept whether the listing stays if the attempt is granted
+     */
+    public void keptListing(boolean kept) {
+        keptListing = kept;
+    }
+
+    /** @return whether the granting attempt kept this client listed; see {@link #keptListing(boolean)} */
+    public boolean keptListing() {
+        return keptListing;
     }
 
     /** @param token the fencing token the granting attempt drew */
@@ -389,13 +410,13 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
         return false;
     }
 
-    private void leaveChannel() {
+    private void leaveChannel(boolean acquired) {
         ChannelWaiters channel = waiters;
         waiters = null;
         if (headsLine) {
             headsLine = false;
             // The next in line joins the channel before this call leaves it.
-            engine.waiterLines().headDone(lock.key, this, channel);
+            engine.waiterLines().headDone(lock.key, this, channel, acquired && lock.releaseWakesLocalWaiters(this));
         }
         if (channel != null) {
             channel.leave();

@@ -65,6 +65,13 @@ public final class LocalWaiterLines {
 
         final Waiter call;
         public final CompletableFuture<@Nullable ChannelWaiters> turn = new CompletableFuture<>();
+        /**
+         * Set before its turn completes with a channel when the head it follows acquired the lock and
+         * that holder's release will be heard on the channel: it parks first instead of trying a lock
+         * its own client holds.
+         */
+        public volatile boolean holderWakes;
+
         private final AtomicInteger state = new AtomicInteger(WAITING);
 
         Queued(Waiter call) {
@@ -138,8 +145,9 @@ public final class LocalWaiterLines {
      * @param key the lock key
      * @param head the acquisition that headed the line
      * @param channel the channel the head listened on, or {@code null}
+     * @param holderWakes whether the head now holds the lock and its release will be heard on that channel
      */
-    public void headDone(String key, Waiter head, @Nullable ChannelWaiters channel) {
+    public void headDone(String key, Waiter head, @Nullable ChannelWaiters channel, boolean holderWakes) {
         Line line = lines.get(key);
         if (line == null) {
             return;
@@ -169,10 +177,27 @@ public final class LocalWaiterLines {
         ChannelWaiters inherited = null;
         if (channel != null && channel.confirmed()) {
             inherited = next.call.joinForTurn();
+            next.holderWakes = holderWakes && inherited == channel;
         }
         if (!next.turn.complete(inherited) && inherited != null) {
             // Cancelled or closed meanwhile: it ends as a head without the channel it never saw.
             inherited.leave();
+        }
+    }
+
+    /**
+     * Returns whether callers wait behind the head of a lock's line: the head's grant keeps this client
+     * listed as waiting, so that the holder's release reaches the next one.
+     * @param key the lock key
+     * @return whether anyone is queued
+     */
+    public boolean hasQueued(String key) {
+        Line line = lines.get(key);
+        if (line == null) {
+            return false;
+        }
+        synchronized (line) {
+            return line.queued != null && !line.queued.isEmpty();
         }
     }
 

@@ -80,7 +80,13 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         // so that Redis holds as many as the two callers are told. Else, a lost reply's hold is adopted.
         int reentry = mayReenter || uncertain.inFlight(attemptId) ? 1 : uncertain.contains(attemptId) ? 2 : 0;
         boolean listed = waiting != null && targetedWakeups();
-        boolean unregister = listed && waiting.waiting() <= 1;
+        // Callers queued behind this one in the local line wait for the release of its grant: stay listed.
+        boolean unregister =
+                listed && waiting.waiting() <= 1 && !engine.waiterLines().hasQueued(key);
+        SingleKeyAcquisition call = attempt.call();
+        if (call != null) {
+            call.keptListing(listed && !unregister);
+        }
         String mode = ACQUIRE_MODES[reentry][listed ? (unregister ? 2 : 1) : 0];
         // The caller's future is completed only here, and a caller that stops waiting cancels it: exactly
         // one of the two wins, so a reply nobody received keeps the attempt marked as uncertain.
@@ -116,6 +122,11 @@ public class ReentrantRedisLock extends AbstractRedisLock {
             }
         });
         return toCaller;
+    }
+
+    @Override
+    protected boolean releaseWakesLocalWaiters(SingleKeyAcquisition granted) {
+        return !targetedWakeups() || granted.keptListing();
     }
 
     @Override

@@ -1,0 +1,152 @@
+package dev.distlock.spring.internal.aspect;
+
+import dev.distlock.core.RedisLock;
+import dev.distlock.spring.LockLeaseExpiredException;
+import dev.distlock.spring.internal.hold.CurrentLockContext;
+import dev.distlock.spring.internal.hold.Hold;
+import dev.distlock.spring.internal.hold.LockExecutor;
+import dev.distlock.spring.internal.hold.LockRequest;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.ProxyMethodInvocation;
+
+/**
+ * Runs a {@code CompletionStage} method under its lock without blocking the caller: the
+ * returned future completes once the method's stage has completed and the lock is released.
+ * The grant arrives on a Redis I/O thread, where a method body that blocks (JDBC, say) would
+ * stall every lock of the client, so the body runs on the method executor (Boot's
+ * {@code applicationTaskExecutor} when there is one). Cancelling the returned future cancels
+ * the wait, or the method's stage once it runs.
+ */
+final class StageLockInvocation {
+
+    private final LockExecutor executor;
+    private final Executor methodExecutor;
+
+    /**
+     * Creates the invocation.
+     * @param executor acquires and releases
+     * @param methodExecutor runs the method's body once the lock is granted
+     */
+    StageLockInvocation(LockExecutor executor, Executor methodExecutor) {
+        this.executor = executor;
+        this.methodExecutor = methodExecutor;
+    }
+
+    /**
+     * Calls the method under its lock.
+     * @param invocation the proxied call
+     * @param lockMethod the parsed method
+     * @param request what to lock
+     * @param target the bean
+     * @param args the arguments
+     * @return the caller's future
+     */
+    Object invoke(
+            MethodInvocation invocation, LockMethod lockMethod, LockRequest request, Object target, Object[] args) {
+        MethodInvocation call = invocation instanceof ProxyMethodInvocation proxy ? proxy.invocableClone() : invocation;
+        CompletableFuture<@Nullable Hold> acquiring;
+        try {
+            acquiring = executor.tryAcquireAsync(request, RedisLock.newOwnerId());
+        } catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        CompletableFuture<@Nullable Object> out = new CompletableFuture<>();
+        AtomicReference<@Nullable CompletableFuture<?>> running = new AtomicReference<>();
+        out.whenComplete((value, error) -> {
+            if (out.isCancelled()) {
+                acquiring.cancel(false);
+                CompletableFuture<?> work = running.get();
+                if (work != null) {
+                    work.cancel(true);
+                }
+            }
+        });
+        acquiring.whenCompleteAsync(
+                (hold, error) -> {
+                    if (error != null) {
+                        out.completeExceptionally(error);
+                    } else if (hold == null) {
+                        pipe(() -> LockFailures.onFailure(lockMethod, request, target, args, true), out);
+                    } else if (out.isDone()) {
+                        // Cancelled as the lock was granted.
+                        executor.releaseAsync(hold);
+                    } else {
+                        runHeld(call, hold, executor, out, running);
+                    }
+                },
+                methodExecutor);
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void runHeld(
+            MethodInvocation call,
+            Hold hold,
+            LockExecutor executor,
+            CompletableFuture<@Nullable Object> out,
+            AtomicReference<@Nullable CompletableFuture<?>> running) {
+        CurrentLockContext.Frame previous =
+                CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
+        CompletableFuture<Object> original;
+        try {
+            Object result = call.proceed();
+            // CompletionStage allows toCompletableFuture() to be unsupported; never keep the lock for it.
+            original = result != null
+                    ? ((CompletionStage<Object>) result).toCompletableFuture()
+                    : CompletableFuture.completedFuture(null);
+        } catch (Throwable ex) {
+            executor.releaseAsync(hold).whenComplete((ignored, none) -> out.completeExceptionally(ex));
+            return;
+        } finally {
+            CurrentLockContext.restore(previous);
+        }
+        running.set(original);
+        if (out.isCancelled()) {
+            original.cancel(true);
+        }
+        hold.onLeaseLost(() -> original.cancel(true));
+        original.whenComplete((value, error) -> executor.releaseAsync(hold).whenComplete((ignored, none) -> {
+            try {
+                executor.checkLeaseLost(hold);
+            } catch (LockLeaseExpiredException ex) {
+                out.completeExceptionally(ex);
+                return;
+            }
+            if (error != null) {
+                out.completeExceptionally(error);
+            } else {
+                out.complete(value);
+            }
+        }));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void pipe(StageSupplier supplier, CompletableFuture<@Nullable Object> out) {
+        try {
+            Object result = supplier.get();
+            if (result == null) {
+                out.complete(null);
+                return;
+            }
+            ((CompletionStage<Object>) result).whenComplete((value, error) -> {
+                if (error != null) {
+                    out.completeExceptionally(error);
+                } else {
+                    out.complete(value);
+                }
+            });
+        } catch (Throwable ex) {
+            out.completeExceptionally(ex);
+        }
+    }
+
+    private interface StageSupplier {
+        @Nullable
+        Object get() throws Throwable;
+    }
+}
