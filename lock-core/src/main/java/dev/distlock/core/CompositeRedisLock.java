@@ -2,7 +2,7 @@ package dev.distlock.core;
 
 import dev.distlock.core.internal.AcquiredStages;
 import dev.distlock.core.internal.composite.Await;
-import dev.distlock.core.internal.lock.Arguments;
+import dev.distlock.core.internal.engine.Arguments;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;

@@ -1,12 +1,12 @@
 package dev.distlock.core;
 
-import dev.distlock.core.internal.lock.Arguments;
-import dev.distlock.core.internal.lock.DefaultRedisReadWriteLock;
-import dev.distlock.core.internal.lock.FairRedisLock;
-import dev.distlock.core.internal.lock.FencedRedisLock;
-import dev.distlock.core.internal.lock.LockEngine;
-import dev.distlock.core.internal.lock.RedissonLayout;
-import dev.distlock.core.internal.lock.ReentrantRedisLock;
+import dev.distlock.core.internal.engine.Arguments;
+import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.kind.DefaultRedisReadWriteLock;
+import dev.distlock.core.internal.kind.FairRedisLock;
+import dev.distlock.core.internal.kind.FencedRedisLock;
+import dev.distlock.core.internal.kind.ReentrantRedisLock;
+import dev.distlock.core.internal.layout.RedissonLayout;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

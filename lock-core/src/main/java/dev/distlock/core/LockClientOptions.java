@@ -1,6 +1,6 @@
 package dev.distlock.core;
 
-import dev.distlock.core.internal.lock.SafeLockListener;
+import dev.distlock.core.internal.engine.SafeLockListener;
 import dev.distlock.core.internal.options.ConnectionSettings;
 import dev.distlock.core.internal.options.LockSettings;
 import io.lettuce.core.SslOptions;

@@ -1,6 +1,6 @@
 package dev.distlock.core;
 
-import dev.distlock.core.internal.lock.LockEngine;
+import dev.distlock.core.internal.engine.LockEngine;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import java.time.Duration;

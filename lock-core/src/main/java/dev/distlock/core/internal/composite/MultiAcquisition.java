@@ -1,7 +1,7 @@
 package dev.distlock.core.internal.composite;
 
 import dev.distlock.core.RedisLock;
-import dev.distlock.core.internal.lock.CompositeLocks;
+import dev.distlock.core.internal.acquire.CompositeLocks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

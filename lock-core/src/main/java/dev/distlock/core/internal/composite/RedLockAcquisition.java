@@ -2,7 +2,7 @@ package dev.distlock.core.internal.composite;
 
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
-import dev.distlock.core.internal.lock.CompositeLocks;
+import dev.distlock.core.internal.acquire.CompositeLocks;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

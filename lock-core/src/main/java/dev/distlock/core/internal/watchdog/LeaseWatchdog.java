@@ -1,8 +1,8 @@
 package dev.distlock.core.internal.watchdog;
 
 import dev.distlock.core.internal.Failures;
-import dev.distlock.core.internal.lock.Hold;
-import dev.distlock.core.internal.lock.LocalHolds;
+import dev.distlock.core.internal.hold.Hold;
+import dev.distlock.core.internal.hold.LocalHolds;
 import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.RenewHolds;
 import dev.distlock.core.internal.script.ScriptExecutor;

@@ -1,6 +1,6 @@
 package dev.distlock.core.internal.watchdog;
 
-import dev.distlock.core.internal.lock.Hold;
+import dev.distlock.core.internal.hold.Hold;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

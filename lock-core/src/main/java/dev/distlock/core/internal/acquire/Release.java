@@ -1,0 +1,202 @@
+package dev.distlock.core.internal.acquire;
+
+import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.hold.Hold;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One unlock call, shared by every kind: the release script with its unlock latch (a release
+ * whose reply was lost is retried and replays its first outcome), the bookkeeping of the hold, and
+ * the release of holds Redis still counts after the owner's last unlock.
+ */
+public final class Release {
+
+    /** Bound on releasing holds whose acquire replies were lost (each such reply adds at most one). */
+    private static final int MAX_PHANTOM_HOLDS = 16;
+
+    private static final Logger log = LoggerFactory.getLogger(Release.class);
+
+    private final KindHooks lock;
+    private final LockEngine engine;
+    private final long ownerId;
+    /** The unlocking thread, which may be the owner: the error messages then name it. */
+    private final Thread caller = Thread.currentThread();
+
+    private final @Nullable Hold hold;
+    /** The acquisition this unlock gives back: the owner's latest when the unlock started. */
+    private final @Nullable Object grant;
+
+    private final long lease;
+
+    /** Call it on the unlocking thread: it may be the owner, which the error messages then name. */
+    public Release(KindHooks lock, long ownerId) {
+        this.lock = lock;
+        this.engine = lock.engine;
+        this.ownerId = ownerId;
+        this.hold = engine.holds().get(lock.key, lock.ownerField(ownerId));
+        this.grant = hold == null ? null : hold.latestGrant();
+        this.lease = hold == null ? engine.watchdogMillis() : hold.leaseAfterRelease(engine.watchdogMillis());
+    }
+
+    /** @return completes once one hold is released; fails as {@code unlock} throws */
+    public CompletableFuture<Void> run() {
+        if (hold != null) {
+            engine.holds().releasing(hold);
+            if (hold.count() <= 1) {
+                lock.events().releasing(ownerId);
+            }
+        }
+        return releaseOnce()
+                .handle((result, failure) -> {
+                    if (failure != null) {
+                        failed();
+                        return CompletableFuture.<Void>failedFuture(failure);
+                    }
+                    return released(result);
+                })
+                .thenCompose(next -> next);
+    }
+
+    /**
+     * The release may or may not have run, but the caller is done with this acquisition: give it
+     * back here, so that the owner's last unlock finds (and releases) any hold Redis still counts
+     * instead of leaving it to the watchdog for good.
+     */
+    private void failed() {
+        if (hold == null) {
+            return;
+        }
+        if (hold.released(grant) <= 0) {
+            // Stop renewing: if the release did not run, the lock expires within one lease.
+            engine.holds().remove(hold);
+        } else {
+            // Outer holds remain: keep renewing them.
+            hold.releasing(false);
+        }
+    }
+
+    private CompletableFuture<Void> released(@Nullable Long result) {
+        if (result == null) {
+            if (hold != null && engine.holds().remove(hold)) {
+                engine.leaseLost(hold);
+                return CompletableFuture.failedFuture(
+                        new IllegalMonitorStateException("Cannot unlock lock '" + lock.name + "': the lease of "
+                                + describeOwner() + " expired before unlock, or the lock was force-unlocked"));
+            }
+            return CompletableFuture.failedFuture(new IllegalMonitorStateException(
+                    "Cannot unlock lock '" + lock.name + "': it is not held by " + describeOwner()));
+        }
+        if (result == 1) {
+            if (hold != null && hold.released(grant) > 0) {
+                // The owner took the lock again after this release ran and before its reply came: Redis
+                // holds that new acquisition, so its record (renewal, unlock bookkeeping) stays.
+                hold.releasing(false);
+            } else if (hold != null) {
+                engine.holds().remove(hold);
+            }
+            lock.events().released(ownerId);
+            return CompletableFuture.completedFuture(null);
+        }
+        if (hold == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (hold.released(grant) > 0) {
+            hold.releasing(false);
+            return CompletableFuture.completedFuture(null);
+        }
+        return releasePhantomHolds(1);
+    }
+
+    /**
+     * Redis still counts holds of an owner whose every acquisition through this client was
+     * unlocked: acquisitions whose reply was lost after the script ran, or nested unlocks that
+     * failed. Nobody will unlock them, so release them now rather than let the watchdog renew the
+     * lock forever.
+     */
+    private CompletableFuture<Void> releasePhantomHolds(int extra) {
+        Hold phantom = hold;
+        if (phantom == null || extra > MAX_PHANTOM_HOLDS) {
+            if (phantom != null) {
+                engine.holds().remove(phantom);
+            }
+            return CompletableFuture.completedFuture(null);
+        }
+        return releaseOnce()
+                .handle((result, failure) -> {
+                    if (failure != null) {
+                        engine.holds().remove(phantom);
+                        log.warn(
+                                "Lock '{}' keeps holds of owner {} that were never unlocked in Redis (lost acquire replies or"
+                                        + " failed unlocks); it expires with its lease",
+                                lock.name,
+                                lock.ownerField(ownerId),
+                                failure);
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    if (result != null && result != 1) {
+                        return releasePhantomHolds(extra + 1);
+                    }
+                    engine.holds().remove(phantom);
+                    log.warn(
+                            "Released {} hold(s) of lock '{}' that Redis still counted after the last unlock of owner {}"
+                                    + " (lost acquire replies or failed unlocks)",
+                            extra,
+                            lock.name,
+                            lock.ownerField(ownerId));
+                    if (result != null) {
+                        lock.events().released(ownerId);
+                    }
+                    return CompletableFuture.<Void>completedFuture(null);
+                })
+                .thenCompose(next -> next);
+    }
+
+    /** Runs the release script, once more if its reply was lost, all within one command timeout. */
+    private CompletableFuture<@Nullable Long> releaseOnce() {
+        String requestId = engine.newRequestId();
+        if (engine.connector().commandsReady()) {
+            return releaseOnce(requestId, engine.replies().deadline());
+        }
+        return engine.calls()
+                .connected(lock.name, "release")
+                .thenCompose(
+                        connected -> releaseOnce(requestId, engine.replies().deadline()));
+    }
+
+    private CompletableFuture<@Nullable Long> releaseOnce(String requestId, long deadline) {
+        return engine.replies()
+                .within(
+                        engine.calls().call(() -> lock.release(lease, ownerId, requestId)),
+                        lock.name,
+                        "release",
+                        deadline)
+                .handle((result, failure) -> {
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture(result);
+                    }
+                    if (engine.isClosed() || !engine.replies().before(deadline)) {
+                        return CompletableFuture.<@Nullable Long>failedFuture(failure);
+                    }
+                    // The reply may have been lost after the script ran; the latch makes the retry replay it.
+                    return engine.replies()
+                            .within(
+                                    engine.calls().call(() -> lock.release(lease, ownerId, requestId)),
+                                    lock.name,
+                                    "release",
+                                    deadline);
+                })
+                .thenCompose(next -> next);
+    }
+
+    /** Only for messages: built when a release fails, not on every unlock. */
+    private String describeOwner() {
+        String owner = "client id " + engine.clientId() + ", ";
+        if (ownerId == caller.getId()) {
+            return owner + "thread '" + caller.getName() + "' (id " + ownerId + ")";
+        }
+        return owner + "owner id " + ownerId;
+    }
+}

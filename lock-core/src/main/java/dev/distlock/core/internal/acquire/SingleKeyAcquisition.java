@@ -1,0 +1,429 @@
+package dev.distlock.core.internal.acquire;
+
+import dev.distlock.core.internal.Failures;
+import dev.distlock.core.internal.engine.Arguments;
+import dev.distlock.core.internal.engine.LocalWaiterLines;
+import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.pubsub.ChannelWaiters;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One call that acquires a lock, run as a chain of asynchronous steps: no thread waits for it.
+ * Try; if refused and the caller waits, join the kind's wake-up channel, then alternate between
+ * trying and parking until a wake-up arrives or the holder's remaining lease passes, within the
+ * caller's wait. A park is a future completed by the pub/sub message or by a timer. Where the kind
+ * allows, a caller that finds other local callers waiting for the lock first waits in their
+ * {@link LocalWaiterLines line} and tries only once it heads it.
+ *
+ * <p>Steps run one after another, each on the thread that completed the previous one's future (a
+ * Redis I/O thread, the pub/sub thread or the client's timer), so the fields need no locking; only
+ * {@link #cancel()} comes from elsewhere, and it only flags the call and cuts its park short.
+ */
+public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
+
+    /** Longest park when the holder's lease is unknown (no TTL on the key, or Redis not answering). */
+    static final long UNKNOWN_TTL_PARK_MILLIS = 1000;
+
+    private final KindHooks lock;
+    private final LockEngine engine;
+    private final long waitMillis;
+    private final long leaseMillis;
+    private final long ownerId;
+    private final WaitBudget budget;
+    /** Whether the blocking caller reports the grant to the listeners itself, on its own thread. */
+    private volatile boolean reportLater;
+
+    private final Attempts attempts;
+    private final AcquisitionOutcome outcome;
+    private final CompletableFuture<Boolean> result;
+    private volatile boolean cancelled;
+    private volatile @Nullable CompletableFuture<?> parked;
+    private @Nullable ChannelWaiters waiters;
+    /** What the first attempt answered (ms until the holder's lease ends), for a waiter that parks at once. */
+    private @Nullable Long firstRefusal;
+
+    private @Nullable Long token;
+    /** Whether the latest attempt kept this client listed as a waiting client (targeted wake-ups). */
+    private volatile boolean keptListing;
+    /** Whether the call heads its lock's local line: it hands the line on when it ends. */
+    private boolean headsLine;
+    /** When the latest attempt was written: a grant's lease started in Redis after this. */
+    private volatile long lastAttemptSent;
+
+    public SingleKeyAcquisition(KindHooks lock, long waitMillis, long leaseMillis, long ownerId) {
+        this.lock = lock;
+        this.engine = lock.engine;
+        this.waitMillis = waitMillis;
+        this.budget =
+                new WaitBudget(waitMillis, engine.options().commandTimeout().toNanos());
+        this.leaseMillis = leaseMillis;
+        this.ownerId = ownerId;
+        this.attempts = new Attempts(lock, leaseMillis, ownerId);
+        this.outcome = new AcquisitionOutcome(this, lock, attempts, leaseMillis, budget.start(), this::leaveChannel);
+        this.result = outcome.result();
+    }
+
+    /** The caller that waits for this call reports the grant itself ({@link #reportAcquired()}). */
+    void reportAcquiredLater() {
+        reportLater = true;
+    }
+
+    /** @return whether the grant is reported by the waiting caller rather than where it arrives */
+    boolean reportsAcquiredLater() {
+        return reportLater;
+    }
+
+    /** Tells the listeners of the grant, on the calling thread. */
+    void reportAcquired() {
+        lock.reportAcquired(ownerId, budget.start());
+    }
+
+    /** @return completes with whether the lock was acquired; cancelling it abandons the call */
+    public CompletableFuture<Boolean> start() {
+        result.whenComplete((acquired, failure) -> {
+            if (result.isCancelled()) {
+                cancel();
+            }
+        });
+        if (engine.isClosed()) {
+            outcome.failed(engine.calls().closedException(lock.name, null));
+            return result;
+        }
+        CompletableFuture<Void> check;
+        try {
+            check = lock.beforeAcquire(waitMillis, ownerId);
+        } catch (RuntimeException ex) {
+            check = CompletableFuture.failedFuture(ex);
+        }
+        if (check.isDone() && !check.isCompletedExceptionally()) {
+            begin();
+            return result;
+        }
+        check.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                outcome.failed(Failures.cause(failure));
+            } else {
+                begin();
+            }
+        });
+        return result;
+    }
+
+    /** Tries at once, or waits behind the local callers that already wait for the lock. */
+    private void begin() {
+        if (waitMillis == 0 || !lock.waitsInLocalLine(ownerId)) {
+            firstAttempt();
+            return;
+        }
+        LocalWaiterLines.Queued place = engine.waiterLines().enter(lock.key, this);
+        headsLine = true;
+        if (place == null) {
+            firstAttempt();
+        } else {
+            waitForTurn(place);
+        }
+    }
+
+    /**
+     * Waits in the line without a Redis call until this call heads it, its wait ends, the caller
+     * cancels or the client closes. A wait that ends in the line makes one attempt before giving up,
+     * as a caller outside it would have: a timeout means the lock was seen held.
+     */
+    private void waitForTurn(LocalWaiterLines.Queued place) {
+        headsLine = false;
+        CompletableFuture<@Nullable ChannelWaiters> turn = place.turn;
+        ScheduledFuture<?> timer = waitMillis < 0 ? null : endWaitIn(turn, remainingMillis());
+        park(turn);
+        if (engine.isClosed()) {
+            // close() swept the lines before this call entered one.
+            turn.complete(null);
+        }
+        turn.whenComplete((channel, failure) -> {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            if (place.leftWaiting()) {
+                engine.waiterLines().remove(lock.key, place);
+                if (engine.isClosed()) {
+                    outcome.failed(engine.calls().closedException(lock.name, null));
+                } else if (cancelled) {
+                    outcome.withdrawnUntried();
+                } else {
+                    lastAttempt();
+                }
+                return;
+            }
+            headsLine = true;
+            waiters = channel;
+            if (stopped(false)) {
+                return;
+            }
+            if (channel != null && place.holderWakes) {
+                // The previous head holds the lock now and its release will be heard here: trying first
+                // would only be refused. Parked at most the unknown-lease bound, in case that hold is lost
+                // without a release.
+                parkOrGiveUp(UNKNOWN_TTL_PARK_MILLIS);
+            } else if (channel != null) {
+                // Subscribed since before the previous head ended: a refusal now parks until the release.
+                attemptWhileWaiting();
+            } else {
+                firstAttempt();
+            }
+        });
+    }
+
+    private @Nullable ScheduledFuture<?> endWaitIn(CompletableFuture<@Nullable ChannelWaiters> turn, long millis) {
+        try {
+            return engine.scheduler().schedule(() -> turn.complete(null), Math.max(0, millis), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException ex) {
+            // The client is closing: the caller finds out at once.
+            turn.complete(null);
+            return null;
+        }
+    }
+
+    /** The one attempt of a caller whose wait ended in the line: it queues nothing in Redis. */
+    private void lastAttempt() {
+        attempt(null, 0).whenComplete((ttl, failure) -> {
+            if (failure != null) {
+                outcome.failed(Failures.cause(failure));
+            } else if (ttl == null) {
+                outcome.granted();
+            } else {
+                outcome.gaveUp(false);
+            }
+        });
+    }
+
+    /**
+     * Joins the lock's wake-up channel for this call as it is made the head of the line, while the
+     * previous head still listens there.
+     * @return the channel, or {@code null} when it cannot be joined now
+     */
+    @Override
+    public @Nullable ChannelWaiters joinForTurn() {
+        return attempts.join();
+    }
+
+    /** @return completes once the call is over and cleaned up, whatever its outcome */
+    CompletableFuture<Void> settled() {
+        return outcome.settled();
+    }
+
+    /** Abandons the call: it stops at its next step, and a grant that raced this is given back. */
+    void cancel() {
+        cancelled = true;
+        CompletableFuture<?> park = parked;
+        if (park != null) {
+            park.cancel(false);
+        }
+    }
+
+    public long ownerId() {
+        return ownerId;
+    }
+
+    /** @return whether the caller abandoned the call */
+    boolean cancelled() {
+        return cancelled;
+    }
+
+    /** @return whether the caller still waits for this call: not cancelled, client not closed */
+    boolean wanted() {
+        return !cancelled && !engine.isClosed();
+    }
+
+    /** @return until when an attempt may wait for the connection; see {@link WaitBudget#connectBy()} */
+    long connectBy() {
+        return budget.connectBy();
+    }
+
+    /** Notes that an attempt is being written now. */
+    void attemptSent() {
+        lastAttemptSent = System.nanoTime();
+    }
+
+    /** @return when the latest attempt was written ({@link System#nanoTime()}) */
+    long lastAttemptSent() {
+        return lastAttemptSent;
+    }
+
+    /**
+     * Notes whether the latest attempt kept this client listed as waiting for the lock, where the
+     * kind's releases wake only listed clients.
+     * @param kept whether the listing stays if the attempt is granted
+     */
+    public void keptListing(boolean kept) {
+        keptListing = kept;
+    }
+
+    /** @return whether the granting attempt kept this client listed; see {@link #keptListing(boolean)} */
+    public boolean keptListing() {
+        return keptListing;
+    }
+
+    /** @param token the fencing token the granting attempt drew */
+    public void token(long token) {
+        this.token = token;
+    }
+
+    /** @return the fencing token of the grant, or {@code null} */
+    @Nullable
+    public Long token() {
+        return token;
+    }
+
+    /**
+     * The first attempt fails the call when Redis does not answer. The script may still have run
+     * and queued this caller (a fair queue entry, a waiting writer's claim): withdraw that, so nobody
+     * waits behind a caller that has gone.
+     */
+    private void firstAttempt() {
+        attempt(null, waitMillis).whenComplete((ttl, failure) -> {
+            if (failure != null) {
+                if (waitMillis != 0 && !engine.isClosed()) {
+                    lock.abandonWait(ownerId).whenComplete((ignored, error) -> outcome.failed(Failures.cause(failure)));
+                } else {
+                    outcome.failed(Failures.cause(failure));
+                }
+            } else if (ttl == null) {
+                outcome.granted();
+            } else if (waitMillis == 0) {
+                // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
+                outcome.gaveUp(false);
+            } else {
+                firstRefusal = ttl;
+                nextRound(false);
+            }
+        });
+    }
+
+    private void nextRound(boolean woken) {
+        if (stopped(woken)) {
+            return;
+        }
+        if (waiters != null) {
+            attemptWhileWaiting();
+            return;
+        }
+        engine.calls()
+                .whenConnected(true, () -> CompletableFuture.completedFuture(attempts.join()))
+                .whenComplete((joined, failure) -> {
+                    if (failure != null) {
+                        // close() between the first attempt and here: the registry refuses new waiters.
+                        outcome.failed(
+                                engine.isClosed()
+                                        ? engine.calls().closedException(lock.name, Failures.cause(failure))
+                                        : Failures.cause(failure));
+                        return;
+                    }
+                    waiters = joined;
+                    if (joined == null) {
+                        attemptWhileWaiting();
+                        return;
+                    }
+                    Long refused = firstRefusal;
+                    if (refused != null && joined.confirmed() && joined.waiting() > 1) {
+                        // Others of this client already wait here, subscribed all along: a release since our
+                        // first try woke one of them, so park at once instead of queueing a second try behind
+                        // theirs (a burst of waiters would otherwise delay every release by a round of tries).
+                        parkOrGiveUp(refused);
+                        return;
+                    }
+                    CompletableFuture<?> subscribed = attempts.subscribed(joined, remainingMillis());
+                    park(subscribed);
+                    subscribed.whenComplete((ignored, error) -> attemptWhileWaiting());
+                });
+    }
+
+    private void attemptWhileWaiting() {
+        if (stopped(false)) {
+            return;
+        }
+        long left = waitMillis < 0 ? Arguments.FOREVER : Math.max(1, remainingMillis());
+        attempt(waiters, left).whenComplete((ttl, failure) -> {
+            if (failure != null && engine.isClosed()) {
+                outcome.failed(engine.calls().closedException(lock.name, Failures.cause(failure)));
+                return;
+            }
+            // A waiter keeps waiting through an outage and retries once Redis is back.
+            Long wait = failure != null ? Long.valueOf(UNKNOWN_TTL_PARK_MILLIS) : ttl;
+            if (wait == null) {
+                outcome.granted();
+                return;
+            }
+            parkOrGiveUp(wait);
+        });
+    }
+
+    /** Parks until a wake-up or the holder's lease ends ({@code wait} ms, -1 unknown); gives up when the wait is over. */
+    private void parkOrGiveUp(long wait) {
+        long remaining = remainingMillis();
+        if (remaining <= 0) {
+            outcome.gaveUp(true);
+            return;
+        }
+        long nap = wait < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(wait, 1), remaining);
+        ChannelWaiters channel = waiters;
+        // Not subscribed: no wake-up can come, so park no longer than the unknown-TTL bound.
+        CompletableFuture<?> wake = channel != null
+                ? channel.park(nap, engine.scheduler())
+                : engine.calls().delay(Math.min(nap, UNKNOWN_TTL_PARK_MILLIS));
+        park(wake);
+        wake.whenComplete((woken, error) -> nextRound(Boolean.TRUE.equals(woken)));
+    }
+
+    private void park(CompletableFuture<?> wake) {
+        parked = wake;
+        if (cancelled) {
+            wake.cancel(false);
+        }
+    }
+
+    private CompletableFuture<@Nullable Long> attempt(@Nullable ChannelWaiters waiting, long waitLeft) {
+        return attempts.send(waiting, waitLeft, this);
+    }
+
+    /**
+     * @param woken whether the park that just ended was ended by a wake-up
+     * @return whether the call must stop here: the client closed, or the caller cancelled
+     */
+    private boolean stopped(boolean woken) {
+        if (engine.isClosed()) {
+            outcome.failed(engine.calls().closedException(lock.name, null));
+            return true;
+        }
+        if (cancelled) {
+            ChannelWaiters channel = waiters;
+            if (woken && channel != null) {
+                // The wake-up reached this call as its caller cancelled: it was meant for whoever waits
+                // next, and the lock may be free now, so hand it on rather than use it up.
+                channel.passOn();
+            }
+            outcome.abandoned();
+            return true;
+        }
+        return false;
+    }
+
+    private void leaveChannel(boolean acquired) {
+        ChannelWaiters channel = waiters;
+        waiters = null;
+        if (headsLine) {
+            headsLine = false;
+            // The next in line joins the channel before this call leaves it.
+            engine.waiterLines().headDone(lock.key, this, channel, acquired && lock.releaseWakesLocalWaiters(this));
+        }
+        if (channel != null) {
+            channel.leave();
+        }
+    }
+
+    private long remainingMillis() {
+        return budget.remainingMillis();
+    }
+}

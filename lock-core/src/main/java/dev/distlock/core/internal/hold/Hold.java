@@ -1,0 +1,211 @@
+package dev.distlock.core.internal.hold;
+
+import dev.distlock.core.LockKind;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.internal.script.LuaScript;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArraySet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What this client knows about one owner's hold on one lock. Redis stays the source of truth;
+ * this is what the watchdog renews and what diagnostics list.
+ *
+ * <p>Each acquisition not yet unlocked is remembered with its own lease, latest last, and an unlock
+ * gives back the latest. The watchdog renews the hold only while at least one of them was taken
+ * with the watchdog lease, so a nested watchdog acquisition does not turn an explicit lease into
+ * a renewed one for good.
+ */
+public final class Hold {
+
+    /** Lease value meaning "renewed by the watchdog"; the engine's {@code WATCHDOG} is this value. */
+    public static final long WATCHDOG = -1;
+
+    private final String lockName;
+    private final LockKind kind;
+    private final String key;
+    private final long ownerId;
+    private final String ownerField;
+    private final LuaScript renewScript;
+    private final Instant since = Instant.now();
+    private final Deque<Grant> grants = new ArrayDeque<>();
+    private int watchdogGrants;
+    private volatile boolean releasing;
+    private final CopyOnWriteArraySet<LockListener> listeners = new CopyOnWriteArraySet<>();
+
+    Hold(String lockName, LockKind kind, String key, long ownerId, String ownerField, LuaScript renewScript) {
+        this.lockName = lockName;
+        this.kind = kind;
+        this.key = key;
+        this.ownerId = ownerId;
+        this.ownerField = ownerField;
+        this.renewScript = renewScript;
+    }
+
+    /**
+     * Records one acquisition.
+     * @param leaseMillis its lease ({@code -1} for the watchdog)
+     * @param sentNanos when the attempt that Redis granted was sent ({@link System#nanoTime()}): Redis
+     *     started the lease after that, so a lease computed from it never outlasts Redis' own
+     * @param viewListeners the listeners of the lock view that acquired it
+     */
+    synchronized void acquired(long leaseMillis, long sentNanos, List<LockListener> viewListeners) {
+        grants.addLast(new Grant(leaseMillis, sentNanos));
+        if (leaseMillis == WATCHDOG) {
+            watchdogGrants++;
+        }
+        listeners.addAll(viewListeners);
+    }
+
+    /**
+     * Gives back one acquisition, whether or not Redis confirmed its release: the one an unlock set
+     * out to release (the latest when it started), even if the owner took the lock again while the
+     * release was under way. After a failed unlock Redis may count one hold more than this client,
+     * which the owner's last unlock then releases.
+     * @param grant from {@link #latestGrant()} when the unlock started
+     * @return the acquisitions left
+     */
+    public synchronized int released(@Nullable Object grant) {
+        Grant given = grant instanceof Grant g && grants.removeLastOccurrence(g)
+                ? g
+                // Another unlock of the same owner gave that one back already: give back the latest.
+                : grants.pollLast();
+        if (given != null && given.watchdog()) {
+            watchdogGrants--;
+        }
+        return grants.size();
+    }
+
+    /** @return the latest acquisition not yet unlocked, as a handle for {@link #released(Object)}, or {@code null} */
+    public synchronized @Nullable Object latestGrant() {
+        return grants.peekLast();
+    }
+
+    /**
+     * Records that the whole hold was given a new explicit lease: every acquisition not yet unlocked
+     * ends with it, and the watchdog no longer renews the hold.
+     * @param leaseMillis the new lease
+     * @param sentNanos when the renewal was sent ({@link System#nanoTime()}), before Redis applied it
+     */
+    public synchronized void leaseRenewed(long leaseMillis, long sentNanos) {
+        int count = grants.size();
+        grants.clear();
+        for (int i = 0; i < count; i++) {
+            grants.addLast(new Grant(leaseMillis, sentNanos));
+        }
+        watchdogGrants = 0;
+    }
+
+    /**
+     * Returns the lease the lock keeps once the latest acquisition is unlocked and others remain:
+     * the watchdog lease while one of those was taken with it, else what is left of the longest
+     * explicit lease among them (at least 1 ms; it ran out already if nothing is left).
+     * @param watchdogMillis the watchdog lease
+     * @return lease in ms
+     */
+    public synchronized long leaseAfterRelease(long watchdogMillis) {
+        return leaseOf(grants.peekLast(), watchdogMillis);
+    }
+
+    /**
+     * Returns the lease the lock keeps when a grant this hold does not record is given back (an
+     * acquisition whose caller cancelled as it was granted): the lease every recorded acquisition
+     * calls for, as {@link #leaseAfterRelease(long)} computes it, with none of them released.
+     * @param watchdogMillis the watchdog lease
+     * @return lease in ms
+     */
+    public synchronized long leaseAfterGiveBack(long watchdogMillis) {
+        return grants.isEmpty() ? watchdogMillis : leaseOf(null, watchdogMillis);
+    }
+
+    private long leaseOf(@Nullable Grant released, long watchdogMillis) {
+        int watchdogsLeft = watchdogGrants - (released != null && released.watchdog() ? 1 : 0);
+        if (grants.size() - (released != null ? 1 : 0) <= 0 || watchdogsLeft > 0) {
+            return watchdogMillis;
+        }
+        long now = System.nanoTime();
+        long longest = 1;
+        for (Grant grant : grants) {
+            if (grant != released) {
+                longest = Math.max(longest, grant.leaseMillis() - (now - grant.grantedNanos()) / 1_000_000);
+            }
+        }
+        return longest;
+    }
+
+    /** @return lock name without prefix */
+    public String lockName() {
+        return lockName;
+    }
+
+    /** @return lock kind */
+    public LockKind kind() {
+        return kind;
+    }
+
+    /** @return Redis key of the lock */
+    public String key() {
+        return key;
+    }
+
+    /** @return thread id or explicit owner id */
+    public long ownerId() {
+        return ownerId;
+    }
+
+    /** @return owner field in the lock hash */
+    public String ownerField() {
+        return ownerField;
+    }
+
+    /** @return script that renews this hold */
+    public LuaScript renewScript() {
+        return renewScript;
+    }
+
+    /** @return when the first hold was taken */
+    public Instant since() {
+        return since;
+    }
+
+    /** @return local hold count */
+    public synchronized int count() {
+        return grants.size();
+    }
+
+    /** @return lease of the latest acquisition in ms, {@code -1} for the watchdog ({@code 0} when none is left) */
+    public synchronized long leaseMillis() {
+        Grant latest = grants.peekLast();
+        return latest == null ? 0 : latest.leaseMillis();
+    }
+
+    /** @return whether the watchdog renews this hold: one of its acquisitions not yet unlocked took the watchdog lease */
+    public synchronized boolean watchdog() {
+        return watchdogGrants > 0;
+    }
+
+    /** @return the listeners of the lock views this hold was taken through (never throw) */
+    public List<LockListener> listeners() {
+        return List.copyOf(listeners);
+    }
+
+    /** @return whether an unlock of this hold is in flight (renewal failures are then expected) */
+    public boolean releasing() {
+        return releasing;
+    }
+
+    public void releasing(boolean value) {
+        this.releasing = value;
+    }
+
+    /** One acquisition: its lease ({@code -1} for the watchdog) and when it was granted ({@link System#nanoTime()}). */
+    private record Grant(long leaseMillis, long grantedNanos) {
+
+        boolean watchdog() {
+            return leaseMillis == WATCHDOG;
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package dev.distlock.core.internal.hold;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Acquisitions (lock key and owner field) whose last attempt got no reply its caller saw: the
+ * script may have run, so the owner's next attempt adopts a hold it finds rather than taking
+ * another, and an owner that gives up releases what such an attempt may have taken.
+ *
+ * <p>An attempt is marked before it is sent, together with the future its caller waits on. The mark
+ * tells one of three things: the attempt is in flight (the future is pending), its reply was
+ * delivered (the future completed normally; the mark is dropped), or its reply was lost (the
+ * caller stopped waiting first: the future failed or was cancelled). The caller's cancellation and
+ * the reply race on that one future, so exactly one wins, and a reply that arrives after the caller
+ * stopped waiting leaves the mark. One owner may run several acquisitions of one lock at once (an
+ * explicit owner id used from several tasks), so each key keeps every attempt's mark: one attempt's
+ * mark never hides another's.
+ *
+ * <p>When the acquire call ends without a hold, one release is sent (after every attempt of the
+ * call, on the same connection, so Redis runs it after them) and the marks go once it is answered,
+ * or after one lease if it is not: by then anything such an attempt took has expired. So a one-shot
+ * owner leaves nothing behind. While another attempt of the same owner is in flight, no release is
+ * sent: it could take away the hold that attempt is being granted.
+ */
+public final class UncertainAcquisitions {
+
+    private static final Logger log = LoggerFactory.getLogger(UncertainAcquisitions.class);
+
+    /** Marks per lock key and owner field; each list is only read or changed inside the map's compute methods. */
+    private final Map<Object, List<Attempt>> attempts = new ConcurrentHashMap<>();
+
+    /** One attempt: the future its caller waits on. */
+    private record Attempt(CompletableFuture<?> toCaller) {
+
+        boolean delivered() {
+            return toCaller.isDone() && !toCaller.isCompletedExceptionally();
+        }
+
+        boolean lost() {
+            return toCaller.isCompletedExceptionally();
+        }
+
+        boolean inFlight() {
+            return !toCaller.isDone();
+        }
+    }
+
+    /**
+     * Returns whether an earlier attempt of this owner may have taken a hold unseen: its reply was lost.
+     * @param id lock key and owner field, as a value with equals and hashCode
+     * @return whether such a mark is kept
+     */
+    public boolean contains(Object id) {
+        // Most attempts find no mark: answer without locking the map's bin or copying.
+        return attempts.containsKey(id) && prune(id).stream().anyMatch(Attempt::lost);
+    }
+
+    /**
+     * Returns whether any attempt of this owner is marked: in flight, or its reply lost.
+     * @param id lock key and owner field
+     * @return whether a mark is kept
+     */
+    public boolean marked(Object id) {
+        return attempts.containsKey(id);
+    }
+
+    /**
+     * Returns whether another attempt of this owner is waiting for its reply now, so that a hold of
+     * the owner this attempt finds may be that attempt's grant.
+     * @param id lock key and owner field
+     * @return whether an attempt is in flight
+     */
+    public boolean inFlight(Object id) {
+        return attempts.containsKey(id) && prune(id).stream().anyMatch(Attempt::inFlight);
+    }
+
+    /**
+     * Marks an attempt about to be sent.
+     * @param id lock key and owner field
+     * @param toCaller the future its caller waits on; complete it with the reply
+     */
+    public void begin(Object id, CompletableFuture<?> toCaller) {
+        attempts.compute(id, (key, marks) -> {
+            List<Attempt> list = marks != null ? marks : new ArrayList<>();
+            list.add(new Attempt(toCaller));
+            return list;
+        });
+    }
+
+    /**
+     * Forgets the answered attempts of an owner that got the lock: a lost grant among them was
+     * adopted, or counts as one of the owner's holds that its last unlock releases.
+     * @param id lock key and owner field
+     */
+    public void acquired(Object id) {
+        attempts.computeIfPresent(id, (key, marks) -> {
+            marks.removeIf(attempt -> !attempt.inFlight());
+            return marks.isEmpty() ? null : marks;
+        });
+    }
+
+    /**
+     * Settles the marks of an owner that gave up: releases what its lost attempts may have taken.
+     * @param id lock key and owner field
+     * @param release sends one release of the owner's hold
+     * @param forgetAfterMillis how long any hold such an attempt took can live
+     * @param scheduler runs the deferred clean-up
+     * @param lockName for the log
+     */
+    public void gaveUp(
+            Object id,
+            Supplier<CompletableFuture<?>> release,
+            long forgetAfterMillis,
+            ScheduledExecutorService scheduler,
+            String lockName) {
+        List<Attempt> marks = prune(id);
+        List<Attempt> lost = marks.stream().filter(Attempt::lost).toList();
+        if (lost.isEmpty()) {
+            return;
+        }
+        if (marks.stream().anyMatch(Attempt::inFlight)) {
+            // Releasing now could undo that attempt's grant; whatever the lost ones took expires with its lease.
+            forgetLater(id, lost, forgetAfterMillis, scheduler);
+            return;
+        }
+        CompletableFuture<?> sent;
+        try {
+            sent = release.get();
+        } catch (RuntimeException ex) {
+            sent = CompletableFuture.failedFuture(ex);
+        }
+        sent.whenComplete((reply, failure) -> {
+            if (failure == null) {
+                forget(id, lost);
+                return;
+            }
+            log.debug(
+                    "Could not release what a lost acquire reply of lock '{}' may have taken; it expires with its lease",
+                    lockName,
+                    failure);
+            forgetLater(id, lost, forgetAfterMillis, scheduler);
+        });
+    }
+
+    private void forgetLater(Object id, List<Attempt> marks, long afterMillis, ScheduledExecutorService scheduler) {
+        try {
+            scheduler.schedule(() -> forget(id, marks), afterMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException ex) {
+            forget(id, marks);
+        }
+    }
+
+    private void forget(Object id, List<Attempt> marks) {
+        attempts.computeIfPresent(id, (key, list) -> {
+            list.removeAll(marks);
+            return list.isEmpty() ? null : list;
+        });
+    }
+
+    /** Drops the marks whose reply was delivered and returns a copy of the rest. */
+    private List<Attempt> prune(Object id) {
+        List<Attempt> left = new ArrayList<>();
+        attempts.computeIfPresent(id, (key, marks) -> {
+            marks.removeIf(Attempt::delivered);
+            left.addAll(marks);
+            return marks.isEmpty() ? null : marks;
+        });
+        return left;
+    }
+
+    /** @return whether nothing is marked */
+    public boolean isEmpty() {
+        return attempts.isEmpty();
+    }
+
+    /** @return how many acquisitions (lock key and owner) have marks */
+    public int size() {
+        return attempts.size();
+    }
+
+    public void clear() {
+        attempts.clear();
+    }
+}

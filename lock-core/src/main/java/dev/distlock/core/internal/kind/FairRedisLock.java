@@ -1,0 +1,111 @@
+package dev.distlock.core.internal.kind;
+
+import dev.distlock.core.LockKind;
+import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
+import dev.distlock.core.internal.script.FairAbandon;
+import dev.distlock.core.internal.script.FairAcquire;
+import dev.distlock.core.internal.script.FairForceRelease;
+import dev.distlock.core.internal.script.FairRelease;
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.Scripts;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Redisson's {@code RFairLock}: the reentrant hash at the lock key, plus a queue of waiting owners
+ * ({@code redisson_lock_queue:{name}}) and their deadlines ({@code redisson_lock_timeout:{name}}).
+ * Only the queue head may take a free lock, and only the head is told of a release, on its own
+ * channel {@code redisson_lock__channel:{name}:<owner>}.
+ *
+ * <p>A deadline is a liveness lease on the server clock: each attempt of a live waiter sets it to
+ * now + {@code fairLockWaitTimeout}, and a waiter attempts at least every third of that timeout. A
+ * waiter whose process died therefore leaves the queue within one timeout, wherever it stood; every
+ * script purges expired waiters, and waiters park no longer than the earliest deadline of the
+ * others so that the purge is prompt. Waiters that are not at the head do not poll a free lock: they
+ * only renew their place every third of the timeout.
+ */
+public class FairRedisLock extends AbstractRedisLock {
+
+    /**
+     * Creates the lock.
+     * @param engine the client's engine
+     * @param name lock name
+     */
+    public FairRedisLock(LockEngine engine, String name) {
+        super(engine, name);
+    }
+
+    @Override
+    protected LockKind kind() {
+        return LockKind.FAIR;
+    }
+
+    private long waiterTimeoutMillis() {
+        return engine.options().fairLockWaitTimeout().toMillis();
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        long timeout = waiterTimeoutMillis();
+        return new FairAcquire(
+                        key,
+                        attempt.leaseMillis(),
+                        ownerField(attempt.ownerId()),
+                        attempt.waitMillis(),
+                        timeout,
+                        Math.max(1, timeout / 3),
+                        publishFlags())
+                .run(engine.scripts());
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        return new FairRelease(
+                        key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), publishFlags())
+                .run(engine.scripts());
+    }
+
+    @Override
+    protected CompletableFuture<Void> abandonWait(long ownerId) {
+        // Left behind, the entry would hold up the queue until its deadline.
+        return withdrawWaiter(
+                () -> new FairAbandon(
+                                key,
+                                layout.queue(),
+                                layout.deadlines(),
+                                layout.channel(),
+                                UnlockSubscriptions.WAKE_ONE,
+                                ownerField(ownerId),
+                                waiterTimeoutMillis(),
+                                engine.connector().publishCommand())
+                        .runBySource(engine.scripts()),
+                "leave the queue of",
+                "fair lock",
+                "its entry's deadline lapses within one waiter timeout and the next script purges it");
+    }
+
+    @Override
+    protected LuaScript renewScript() {
+        return Scripts.RENEW;
+    }
+
+    @Override
+    protected String wakeChannel(long ownerId) {
+        return layout.waiterChannel(ownerField(ownerId));
+    }
+
+    @Override
+    protected CompletableFuture<Boolean> forceRelease() {
+        return new FairForceRelease(
+                        key,
+                        layout.queue(),
+                        layout.deadlines(),
+                        layout.channel(),
+                        UnlockSubscriptions.WAKE_ONE,
+                        engine.connector().publishCommand())
+                .run(engine.scripts())
+                .thenApply(deleted -> deleted != null && deleted == 1);
+    }
+}

@@ -1,0 +1,155 @@
+package dev.distlock.core.internal.kind;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockKind;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.internal.AcquiredStages;
+import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
+import dev.distlock.core.internal.engine.Arguments;
+import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.script.FencedAcquire;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A reentrant lock whose acquire script also increments {@code redisson_lock_token:{name}};
+ * release, renewal and wake-up are the reentrant lock's.
+ */
+public final class FencedRedisLock extends ReentrantRedisLock implements FencedLock {
+
+    private static final Logger log = LoggerFactory.getLogger(FencedRedisLock.class);
+
+    /**
+     * Creates the lock.
+     * @param engine the client's engine
+     * @param name lock name
+     */
+    public FencedRedisLock(LockEngine engine, String name) {
+        super(engine, name);
+    }
+
+    @Override
+    public FencedLock withListener(LockListener listener) {
+        return (FencedLock) super.withListener(listener);
+    }
+
+    @Override
+    protected LockKind kind() {
+        return LockKind.FENCED;
+    }
+
+    @Override
+    protected boolean targetedWakeups() {
+        // Fenced waiters keep to the shared channel: the fenced acquire script does not list them.
+        return false;
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        long leaseMillis = attempt.leaseMillis();
+        long ownerId = attempt.ownerId();
+        CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
+        new FencedAcquire(key, leaseMillis, ownerField(ownerId))
+                .run(engine.scripts())
+                .whenComplete((reply, failure) -> {
+                    if (failure != null) {
+                        toCaller.completeExceptionally(failure);
+                        return;
+                    }
+                    if (reply.get(0) != 1) {
+                        toCaller.complete(reply.get(1));
+                        return;
+                    }
+                    SingleKeyAcquisition call = attempt.call();
+                    if (call != null) {
+                        call.token(reply.get(1));
+                    }
+                    if (!toCaller.complete(null)) {
+                        // Granted after the caller stopped waiting: nobody will unlock this hold, so give it
+                        // back. The fenced script counts it as a re-entry if the owner has taken the lock
+                        // since, so one release undoes exactly this grant.
+                        engine.calls()
+                                .call(() -> release(leaseAfterGiveBack(ownerId, leaseMillis), ownerId))
+                                .whenComplete((released, error) -> {
+                                    if (error != null) {
+                                        log.debug(
+                                                "Could not give back a late grant of fenced lock '{}'; it expires with its lease",
+                                                name,
+                                                error);
+                                    }
+                                });
+                    }
+                });
+        return toCaller;
+    }
+
+    @Override
+    public long lockAndGetToken() {
+        return lockAndGetToken(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public long lockAndGetToken(long leaseTime, TimeUnit unit) {
+        SingleKeyAcquisition call =
+                acquireAsync(Arguments.FOREVER, Arguments.leaseMillis(leaseTime, unit), currentOwner());
+        try {
+            awaitAcquisition(call, false);
+        } catch (InterruptedException ex) {
+            throw new IllegalStateException("uninterruptible acquisition was interrupted", ex);
+        }
+        return tokenOf(call);
+    }
+
+    @Override
+    public OptionalLong tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        return tryLockAndGetToken(waitTime, leaseTime, unit, currentOwner());
+    }
+
+    @Override
+    public OptionalLong tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit, long ownerId)
+            throws InterruptedException {
+        long wait = Arguments.waitMillis(waitTime, unit);
+        SingleKeyAcquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
+        // A wait of 0 never blocks, so like tryLock() it ignores the interrupt flag.
+        return awaitAcquisition(call, wait != 0) ? OptionalLong.of(tokenOf(call)) : OptionalLong.empty();
+    }
+
+    @Override
+    public CompletionStage<@Nullable Long> tryLockAndGetTokenAsync(
+            long waitTime, long leaseTime, TimeUnit unit, long ownerId) {
+        long wait = Arguments.waitMillis(waitTime, unit);
+        SingleKeyAcquisition call = acquireAsync(wait, Arguments.leaseMillis(leaseTime, unit), ownerId);
+        return AcquiredStages.derive(
+                call.start(), acquired -> acquired ? tokenOf(call) : null, () -> unlockAsync(ownerId)
+                        .toCompletableFuture());
+    }
+
+    private long tokenOf(SingleKeyAcquisition call) {
+        Long token = call.token();
+        if (token == null) {
+            throw new IllegalStateException("Fenced lock '" + name + "' was acquired without a token");
+        }
+        return token;
+    }
+
+    @Override
+    public long getToken() {
+        long deadline = engine.replies().deadlineOnceConnected(name, "read the token of");
+        String token = engine.replies()
+                .await(
+                        engine.calls().call(() -> engine.connector()
+                                .commands()
+                                .get(layout.token())
+                                .toCompletableFuture()),
+                        name,
+                        "read the token of",
+                        deadline);
+        return token == null ? 0 : Long.parseLong(token);
+    }
+}

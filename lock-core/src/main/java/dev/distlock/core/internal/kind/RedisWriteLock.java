@@ -1,0 +1,149 @@
+package dev.distlock.core.internal.kind;
+
+import dev.distlock.core.LockKind;
+import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.layout.RedissonLayout;
+import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.ReadWriteForceRelease;
+import dev.distlock.core.internal.script.Scripts;
+import dev.distlock.core.internal.script.WriteAbandon;
+import dev.distlock.core.internal.script.WriteAcquire;
+import dev.distlock.core.internal.script.WriteRelease;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The write side of Redisson's {@code RReadWriteLock}: owner field {@code <clientId>:<threadId>:write}
+ * in the lock hash (mode {@code write}). Re-entry resets the lease. The writer may also take the read
+ * side (downgrade); releasing the last write hold then leaves a read lock and wakes waiting readers.
+ *
+ * <p>A writer that waits records a claim in {@code distlock_rwlock_writers:{name}} (owner -> deadline
+ * on the server clock, renewed at every attempt, at least every third of
+ * {@code fairLockWaitTimeout}); while a claim is live, new readers stay out, so readers cannot starve
+ * writers. The claim is withdrawn when the writer gets the lock or gives up, and lapses if it dies.
+ */
+public class RedisWriteLock extends AbstractRedisLock {
+
+    /**
+     * Creates the write side.
+     * @param engine the client's engine
+     * @param name lock name
+     */
+    public RedisWriteLock(LockEngine engine, String name) {
+        super(engine, name);
+    }
+
+    @Override
+    protected LockKind kind() {
+        return LockKind.WRITE;
+    }
+
+    @Override
+    protected String ownerField(long ownerId) {
+        return layout.writerField(ownerId);
+    }
+
+    private long claimTimeoutMillis() {
+        return engine.options().fairLockWaitTimeout().toMillis();
+    }
+
+    /**
+     * Waiting forever for the write lock while holding the read lock would never end: fail fast.
+     * Only this client's owners hold fields of this client, so its own holds tell, without asking Redis.
+     */
+    @Override
+    protected CompletableFuture<Void> beforeAcquire(long waitMillis, long ownerId) {
+        if (waitMillis >= 0) {
+            return super.beforeAcquire(waitMillis, ownerId);
+        }
+        String reader = layout.ownerField(ownerId);
+        boolean reads = engine.holds().get(key, reader) != null;
+        if (reads && engine.holds().get(key, ownerField(ownerId)) == null) {
+            return CompletableFuture.failedFuture(new IllegalMonitorStateException("Cannot lock the write lock of"
+                    + " read-write lock '" + name + "': owner " + reader + " holds its read lock, and upgrading a"
+                    + " read lock to the write lock is not supported (it would wait forever); unlock the read lock"
+                    + " first, or use tryLock with a wait"));
+        }
+        return super.beforeAcquire(waitMillis, ownerId);
+    }
+
+    /** Readers all try together, so only writers queue locally; an owner holding either side tries at once. */
+    @Override
+    protected boolean waitsInLocalLine(long ownerId) {
+        return engine.holds().get(key, ownerField(ownerId)) == null
+                && engine.holds().get(key, layout.ownerField(ownerId)) == null;
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        long timeout = claimTimeoutMillis();
+        return new WriteAcquire(
+                        key,
+                        attempt.leaseMillis(),
+                        ownerField(attempt.ownerId()),
+                        attempt.waitMillis(),
+                        timeout,
+                        Math.max(1, timeout / 3))
+                .run(engine.scripts());
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        return new WriteRelease(
+                        key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), publishFlags())
+                .run(engine.scripts());
+    }
+
+    @Override
+    protected CompletableFuture<Void> abandonWait(long ownerId) {
+        // Left behind, the claim would keep new readers out until it lapses.
+        return withdrawWaiter(
+                () -> new WriteAbandon(
+                                key,
+                                layout.writers(),
+                                layout.readWriteChannel(),
+                                UnlockSubscriptions.WAKE_ALL,
+                                ownerField(ownerId),
+                                engine.connector().publishCommand())
+                        .runBySource(engine.scripts()),
+                "withdraw the write claim on",
+                "read-write lock",
+                "the claim lapses within one claim timeout");
+    }
+
+    @Override
+    protected LuaScript renewScript() {
+        return Scripts.RW_WRITE_RENEW;
+    }
+
+    @Override
+    protected String wakeChannel(long ownerId) {
+        return layout.readWriteChannel();
+    }
+
+    @Override
+    protected CompletableFuture<Boolean> forceRelease() {
+        return new ReadWriteForceRelease(
+                        key,
+                        layout.readWriteChannel(),
+                        UnlockSubscriptions.WAKE_ALL,
+                        RedissonLayout.WRITE_MODE,
+                        engine.connector().publishCommand())
+                .run(engine.scripts())
+                .thenApply(deleted -> deleted != null && deleted == 1);
+    }
+
+    /** @return whether the lock is write-locked */
+    @Override
+    public boolean isLocked() {
+        return inspection().writeLocked();
+    }
+
+    @Override
+    public boolean renewLease(long leaseTime, java.util.concurrent.TimeUnit unit, long ownerId) {
+        // Each read hold has a lease of its own in the read-write layout: one PEXPIRE cannot set them.
+        throw new UnsupportedOperationException("Lock '" + name + "' is a write lock: renewLease is not supported");
+    }
+}

@@ -1,0 +1,252 @@
+package dev.distlock.core.internal.kind;
+
+import dev.distlock.core.LockKind;
+import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
+import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.hold.UncertainAcquisitions;
+import dev.distlock.core.internal.pubsub.ChannelWaiters;
+import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
+import dev.distlock.core.internal.script.ForceRelease;
+import dev.distlock.core.internal.script.LuaScript;
+import dev.distlock.core.internal.script.ReentrantAcquire;
+import dev.distlock.core.internal.script.ReentrantPassWakeup;
+import dev.distlock.core.internal.script.ReentrantRelease;
+import dev.distlock.core.internal.script.Scripts;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Redisson's {@code RLock}: hash at the lock key, owner field to hold count, lease as the key's
+ * TTL, unlock message {@code 0} on {@code redisson_lock__channel:{name}}.
+ *
+ * <p>Targeted wake-ups (not in a cluster, where PUBLISH cannot tell whether anyone listened): a
+ * client with a parked waiter lists itself in {@code distlock_lock_waiters:{name}} and also
+ * listens on its own channel {@code distlock_lock__wake:{name}:<clientId>}. A release wakes one
+ * listed client instead of every client, and broadcasts on the shared channel only when no listed
+ * client listens, which is also when Redisson's waiters are told. A client is unlisted when its
+ * last local waiter leaves; the listing set expires a little after the longest a live waiter parks
+ * (the holder's lease), so entries of clients that died do not outlive them for long, and a release
+ * that finds nobody listening on a listed client's channel unlists it.
+ */
+public class ReentrantRedisLock extends AbstractRedisLock {
+
+    private static final Logger log = LoggerFactory.getLogger(ReentrantRedisLock.class);
+
+    /** @return the channel on which releases are announced */
+    protected final String channel() {
+        return layout.channel();
+    }
+
+    /** Acquire modes by re-entry mode ('0', '1', '2') and listing (none, list, list and unlist). */
+    private static final String[][] ACQUIRE_MODES = {
+        {"0", "0l", "0lu"},
+        {"1", "1l", "1lu"},
+        {"2", "2l", "2lu"}
+    };
+
+    /**
+     * Creates the lock.
+     * @param engine the client's engine
+     * @param name lock name
+     */
+    public ReentrantRedisLock(LockEngine engine, String name) {
+        super(engine, name);
+    }
+
+    @Override
+    protected LockKind kind() {
+        return LockKind.REENTRANT;
+    }
+
+    /** @return whether this kind wakes one listed client rather than broadcasting */
+    protected boolean targetedWakeups() {
+        return engine.connector().exactSubscriberCounts();
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        long leaseMillis = attempt.leaseMillis();
+        long ownerId = attempt.ownerId();
+        ChannelWaiters waiting = attempt.waiting();
+        // Only an owner this client knows to hold the lock can be re-entering; everyone else skips
+        // the owner check. An acquisition whose reply was lost is then not mistaken for a re-entry.
+        boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
+        AttemptId attemptId = attemptId(ownerId);
+        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
+        // Another attempt of this owner in flight may be granted first: count this one as a re-entry then,
+        // so that Redis holds as many as the two callers are told. Else, a lost reply's hold is adopted.
+        int reentry = mayReenter || uncertain.inFlight(attemptId) ? 1 : uncertain.contains(attemptId) ? 2 : 0;
+        boolean listed = waiting != null && targetedWakeups();
+        // Callers queued behind this one in the local line wait for the release of its grant: stay listed.
+        boolean unregister =
+                listed && waiting.waiting() <= 1 && !engine.waiterLines().hasQueued(key);
+        SingleKeyAcquisition call = attempt.call();
+        if (call != null) {
+            call.keptListing(listed && !unregister);
+        }
+        String mode = ACQUIRE_MODES[reentry][listed ? (unregister ? 2 : 1) : 0];
+        // The caller's future is completed only here, and a caller that stops waiting cancels it: exactly
+        // one of the two wins, so a reply nobody received keeps the attempt marked as uncertain.
+        CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
+        if (!mayReenter) {
+            // A re-entry whose reply is lost leaves one hold too many, which the owner's last unlock releases.
+            uncertain.begin(attemptId, toCaller);
+        }
+        CompletableFuture<@Nullable Long> reply;
+        try {
+            reply = new ReentrantAcquire(
+                            key, leaseMillis, ownerField(ownerId), mode, listed ? engine.listingSlackText() : null)
+                    .run(engine.scripts());
+        } catch (RuntimeException ex) {
+            toCaller.completeExceptionally(ex);
+            return toCaller;
+        }
+        if (unregister) {
+            reply = reply.thenApply(ttl -> {
+                if (ttl == null && waiting.waiting() > 1) {
+                    // Another local waiter joined meanwhile and its listing may have been removed with ours.
+                    engine.connector().commands().sadd(layout.waitingClients(), engine.clientId());
+                }
+                return ttl;
+            });
+        }
+        reply.whenComplete((ttl, failure) -> {
+            if (failure != null) {
+                // The call may still have run: the mark stays, the next attempt adopts what it took.
+                toCaller.completeExceptionally(failure);
+            } else {
+                toCaller.complete(ttl);
+            }
+        });
+        return toCaller;
+    }
+
+    @Override
+    protected boolean releaseWakesLocalWaiters(SingleKeyAcquisition granted) {
+        return !targetedWakeups() || granted.keptListing();
+    }
+
+    @Override
+    protected boolean waitsInLocalLine(long ownerId) {
+        if (engine.holds().get(key, ownerField(ownerId)) != null) {
+            return false;
+        }
+        // An owner whose earlier attempt may have taken the lock unseen tries at once, to adopt that hold.
+        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
+        return !uncertain.marked(attemptId(ownerId));
+    }
+
+    /** Which acquisitions {@link UncertainAcquisitions} tells apart: one lock key and owner field. */
+    private record AttemptId(String key, String ownerField) {}
+
+    private AttemptId attemptId(long ownerId) {
+        return new AttemptId(key, ownerField(ownerId));
+    }
+
+    @Override
+    protected void acquisitionEnded(SingleKeyAcquisition call, boolean acquired, long leaseMillis) {
+        if (acquired) {
+            engine.uncertainAcquisitions().acquired(attemptId(call.ownerId()));
+        } else {
+            releaseUnseenHold(leaseMillis, call.ownerId());
+        }
+    }
+
+    /**
+     * The acquire call ends without a hold, but one of its attempts may have taken one whose reply
+     * never reached it: release that once, after all of them (same connection, so Redis runs it
+     * later), so that it neither blocks the lock for a lease nor stays in the bookkeeping.
+     */
+    private void releaseUnseenHold(long leaseMillis, long ownerId) {
+        if (engine.isClosed() || engine.holds().get(key, ownerField(ownerId)) != null) {
+            return;
+        }
+        long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
+        engine.uncertainAcquisitions()
+                .gaveUp(
+                        attemptId(ownerId),
+                        () -> engine.calls().call(() -> release(lease, ownerId)),
+                        lease + engine.options().commandTimeout().toMillis(),
+                        engine.scheduler(),
+                        name);
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        boolean sharded = engine.connector().shardedPubSub();
+        String flags = targetedWakeups() ? (sharded ? "ts" : "t") : (sharded ? "s" : "");
+        return new ReentrantRelease(key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), flags)
+                .run(engine.scripts());
+    }
+
+    @Override
+    protected LuaScript renewScript() {
+        return Scripts.RENEW;
+    }
+
+    @Override
+    protected String wakeChannel(long ownerId) {
+        return channel();
+    }
+
+    @Override
+    protected ChannelWaiters join(long ownerId) {
+        if (!targetedWakeups()) {
+            return super.join(ownerId);
+        }
+        return engine.subscriptions().join(channel(), layout.clientWakeChannel(), this::passWakeup, this::unlist);
+    }
+
+    /**
+     * Unlists this client once its last local waiter left, however it left (acquired, timed out,
+     * interrupted): deciding it per waiter at abandon time misses waiters that leave together.
+     */
+    private void unlist() {
+        engine.calls()
+                .call(() -> engine.connector()
+                        .commands()
+                        .srem(layout.waitingClients(), engine.clientId())
+                        .toCompletableFuture())
+                .exceptionally(failure -> {
+                    // Harmless: the listing expires by itself, and a release that finds nobody listening
+                    // on this client's channel unlists it and wakes someone else.
+                    log.debug(
+                            "Could not unlist client {} from the waiters of lock '{}'",
+                            engine.clientId(),
+                            name,
+                            failure);
+                    return null;
+                });
+    }
+
+    private void passWakeup() {
+        engine.calls()
+                .call(() -> new ReentrantPassWakeup(
+                                key,
+                                channel(),
+                                layout.waitingClients(),
+                                UnlockSubscriptions.WAKE_ONE,
+                                layout.wakePrefix(),
+                                engine.clientId(),
+                                engine.connector().publishCommand())
+                        .run(engine.scripts()))
+                .exceptionally(failure -> {
+                    log.debug("Could not pass on a wake-up for lock '{}'", name, failure);
+                    return null;
+                });
+    }
+
+    @Override
+    protected CompletableFuture<Boolean> forceRelease() {
+        return new ForceRelease(
+                        key,
+                        channel(),
+                        UnlockSubscriptions.WAKE_ONE,
+                        engine.connector().publishCommand())
+                .run(engine.scripts())
+                .thenApply(deleted -> deleted != null && deleted == 1);
+    }
+}
