@@ -27,7 +27,8 @@ class ArchitectureMapTests {
         String map = Files.readString(root.resolve("ARCHITECTURE.md"));
 
         Set<String> core = rooms(root.resolve("lock-core/src/main/java/dev/distlock/core/internal"));
-        Set<String> starter = rooms(root.resolve("lock-spring-boot-starter/src/main/java/dev/distlock/spring/internal"));
+        Set<String> starter =
+                rooms(root.resolve("lock-spring-boot-starter/src/main/java/dev/distlock/spring/internal"));
         assertThat(core).as("rooms of lock-core").hasSizeGreaterThan(3);
         assertThat(starter).as("rooms of the starter").hasSizeGreaterThan(3);
 
@@ -41,7 +42,8 @@ class ArchitectureMapTests {
 
     @Test
     void whenARoomHasNoRowThenTheRowsDifferFromTheRooms() {
-        String map = """
+        String map =
+                """
                 ## Rooms of `lock-core`
 
                 | room | what it does |

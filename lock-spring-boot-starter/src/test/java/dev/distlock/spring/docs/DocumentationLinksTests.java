@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DocumentationLinksTests {
 
-    private static final List<String> REQUIRED = List.of("README.md", "CONTRIBUTING.md", "ARCHITECTURE.md", "lock-benchmarks/results.md");
+    private static final List<String> REQUIRED =
+            List.of("README.md", "CONTRIBUTING.md", "ARCHITECTURE.md", "lock-benchmarks/results.md");
 
     @TempDir
     Path dir;

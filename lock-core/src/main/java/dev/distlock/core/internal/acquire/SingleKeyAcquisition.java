@@ -206,7 +206,12 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
      */
     @Override
     public @Nullable ChannelWaiters joinForTurn() {
-        return attempts.join();
+        try {
+            return lock.join(ownerId);
+        } catch (RuntimeException ex) {
+            // Closed as the line moved on: this call must still get its turn, to find the client closed.
+            return null;
+        }
     }
 
     /** @return completes once the call is over and cleaned up, whatever its outcome */

@@ -1,5 +1,8 @@
 /**
- * Distlock internals (connection). Not a supported API: anything here may change in any release.
+ * Distlock internals (connection): connecting to a single server, Sentinel or a Cluster, lazily and
+ * with the client's reconnect back-off, and the dedicated connections the replica-sync guard
+ * borrows. Imports no other room; used by the engine, the pipeline and the public API.
+ * Not a supported API.
  */
 @NullMarked
 package dev.distlock.core.internal.connection;

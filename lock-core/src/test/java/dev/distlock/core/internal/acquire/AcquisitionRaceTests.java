@@ -1,12 +1,15 @@
 package dev.distlock.core.internal.acquire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.kind.ReentrantRedisLock;
+import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import java.lang.reflect.Field;
@@ -15,7 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -103,6 +108,45 @@ class AcquisitionRaceTests {
                 .isLessThan(5000);
         assertThat(firstResult).isCancelled();
         waiter.unlock(secondId);
+    }
+
+    @Test
+    void whenTheClientClosesAsTheHeadOfALineWinsThenTheNextInLineStillEnds() throws Exception {
+        LockEngine holderEngine = engine(Duration.ofSeconds(30));
+        LockEngine waiterEngine = engine(Duration.ofSeconds(30));
+        ReentrantRedisLock holder = new ReentrantRedisLock(holderEngine, name);
+        long holderId = RedisLock.newOwnerId();
+        assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
+        AtomicInteger joins = new AtomicInteger();
+        ReentrantRedisLock waiter = new ReentrantRedisLock(waiterEngine, name) {
+            @Override
+            protected ChannelWaiters join(long ownerId) {
+                // The second join is the one made for the next in line as the head wins: the client closes
+                // at that very moment, and the registry refuses it.
+                if (joins.incrementAndGet() == 2) {
+                    new Thread(waiterEngine::close).start();
+                    await().atMost(Duration.ofSeconds(10)).until(waiterEngine::isClosed);
+                    throw new IllegalStateException("closed");
+                }
+                return super.join(ownerId);
+            }
+        };
+        CompletableFuture<Boolean> head = waiter.tryLockAsync(30, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
+                .toCompletableFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiterEngine.parkedWaiters() == 1);
+        CompletableFuture<Boolean> next = waiter.tryLockAsync(30, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
+                .toCompletableFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiterEngine.parkedWaiters() == 2);
+
+        holder.unlock(holderId);
+
+        await().atMost(Duration.ofSeconds(10)).until(head::isDone);
+        assertThatThrownBy(() -> next.get(10, TimeUnit.SECONDS))
+                .as("the next in line, promoted as the client closed")
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("closed");
     }
 
     private static CompletableFuture<?> parkOf(SingleKeyAcquisition acquisition) throws ReflectiveOperationException {
