@@ -75,8 +75,7 @@ class LocalWaiterLineTests {
     @MethodSource("kinds")
     void onlyTheHeadOfTheLineTriesAndTheLineIsServedInArrivalOrder(
             String kind, Function<LockClient, Function<String, RedisLock>> locks) throws Exception {
-        RedisLock held = locks.apply(other).apply(name);
-        held.lock(60, TimeUnit.SECONDS);
+        RedisLock held = holdElsewhere(locks);
         long scriptsBefore = calls("evalsha");
         RedisLock lock = locks.apply(waiting).apply(name);
         List<Integer> granted = new CopyOnWriteArrayList<>();
@@ -115,8 +114,7 @@ class LocalWaiterLineTests {
     @MethodSource("kinds")
     void aWaitThatEndsInTheLineMakesOneAttemptAndLeavesNothingBehind(
             String kind, Function<LockClient, Function<String, RedisLock>> locks) throws Exception {
-        RedisLock held = locks.apply(other).apply(name);
-        held.lock(60, TimeUnit.SECONDS);
+        RedisLock held = holdElsewhere(locks);
         RedisLock lock = locks.apply(waiting).apply(name);
         long head = RedisLock.newOwnerId();
         long start = calls("evalsha");
@@ -136,8 +134,7 @@ class LocalWaiterLineTests {
 
         held.unlock();
         assertThat(patient.get(10, TimeUnit.SECONDS)).isTrue();
-        lock.unlockAsync(head).toCompletableFuture().get(10, TimeUnit.SECONDS);
-        assertThat(lock.isLocked()).isFalse();
+        releaseLast(lock, head);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -147,8 +144,7 @@ class LocalWaiterLineTests {
         RedisLock lock = locks.apply(waiting).apply(name);
         long holder = RedisLock.newOwnerId();
         long start = calls("evalsha");
-        RedisLock held = locks.apply(other).apply(name);
-        held.lock(60, TimeUnit.SECONDS);
+        RedisLock held = holdElsewhere(locks);
         CompletableFuture<Boolean> head =
                 lock.tryLockAsync(30, 60, TimeUnit.SECONDS, holder).toCompletableFuture();
         long next = RedisLock.newOwnerId();
@@ -169,8 +165,7 @@ class LocalWaiterLineTests {
     @MethodSource("kinds")
     void aCallerCancelledInTheLineLeavesItAndTheNextOneGetsItsTurn(
             String kind, Function<LockClient, Function<String, RedisLock>> locks) throws Exception {
-        RedisLock held = locks.apply(other).apply(name);
-        held.lock(60, TimeUnit.SECONDS);
+        RedisLock held = holdElsewhere(locks);
         RedisLock lock = locks.apply(waiting).apply(name);
         long first = RedisLock.newOwnerId();
         long second = RedisLock.newOwnerId();
@@ -192,8 +187,7 @@ class LocalWaiterLineTests {
         assertThat(lock.isHeldBy(third)).isTrue();
         assertThat(lock.isHeldBy(second)).isFalse();
         assertThat(lock.isHeldBy(first)).isFalse();
-        lock.unlockAsync(third).toCompletableFuture().get(10, TimeUnit.SECONDS);
-        assertThat(lock.isLocked()).isFalse();
+        releaseLast(lock, third);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -229,8 +223,7 @@ class LocalWaiterLineTests {
     @MethodSource("kinds")
     void closingTheClientEndsEveryWaitInTheLine(String kind, Function<LockClient, Function<String, RedisLock>> locks)
             throws Exception {
-        RedisLock held = locks.apply(other).apply(name);
-        held.lock(60, TimeUnit.SECONDS);
+        RedisLock held = holdElsewhere(locks);
         RedisLock lock = locks.apply(waiting).apply(name);
         List<CompletableFuture<Boolean>> calls = new ArrayList<>();
         long start = calls("evalsha");
@@ -253,8 +246,7 @@ class LocalWaiterLineTests {
     @MethodSource("kinds")
     void anInterruptedBlockingWaiterLeavesTheLine(String kind, Function<LockClient, Function<String, RedisLock>> locks)
             throws Exception {
-        RedisLock held = locks.apply(other).apply(name);
-        held.lock(60, TimeUnit.SECONDS);
+        RedisLock held = holdElsewhere(locks);
         RedisLock lock = locks.apply(waiting).apply(name);
         long start = calls("evalsha");
         CompletableFuture<Boolean> head = lock.tryLockAsync(30, 60, TimeUnit.SECONDS, RedisLock.newOwnerId())
@@ -275,6 +267,19 @@ class LocalWaiterLineTests {
         assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
         held.unlock();
         assertThat(head.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** @return the lock of the kind under test, held by the other client for 60 s */
+    private RedisLock holdElsewhere(Function<LockClient, Function<String, RedisLock>> locks) {
+        RedisLock held = locks.apply(other).apply(name);
+        held.lock(60, TimeUnit.SECONDS);
+        return held;
+    }
+
+    /** Releases an owner's only hold and checks that the lock is free: nothing was left behind. */
+    private static void releaseLast(RedisLock lock, long owner) throws Exception {
+        lock.unlockAsync(owner).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(lock.isLocked()).isFalse();
     }
 
     /** Waits until the head of the line tried and, refused, parked subscribed (its second try is sent). */
