@@ -6,9 +6,6 @@ import dev.distlock.core.internal.engine.LocalWaiterLines;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -116,13 +113,13 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
     /** Tries at once, or waits behind the local callers that already wait for the lock. */
     private void begin() {
         if (waitMillis == 0 || !lock.waitsInLocalLine(ownerId)) {
-            firstAttempt();
+            firstAttempt(waitMillis);
             return;
         }
         LocalWaiterLines.Queued place = engine.waiterLines().enter(lock.key, this);
-        headsLine = true;
         if (place == null) {
-            firstAttempt();
+            headsLine = true;
+            firstAttempt(waitMillis);
         } else {
             waitForTurn(place);
         }
@@ -134,17 +131,22 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
      * as a caller outside it would have: a timeout means the lock was seen held.
      */
     private void waitForTurn(LocalWaiterLines.Queued place) {
-        headsLine = false;
         CompletableFuture<@Nullable ChannelWaiters> turn = place.turn;
-        ScheduledFuture<?> timer = waitMillis < 0 ? null : endWaitIn(turn, remainingMillis());
+        // Ends at once when the client is closing.
+        CompletableFuture<Void> waitEnds =
+                waitMillis < 0 ? null : engine.calls().delay(remainingMillis());
+        if (waitEnds != null) {
+            waitEnds.thenRun(() -> turn.complete(null));
+        }
         park(turn);
         if (engine.isClosed()) {
             // close() swept the lines before this call entered one.
             turn.complete(null);
         }
         turn.whenComplete((channel, failure) -> {
-            if (timer != null) {
-                timer.cancel(false);
+            if (waitEnds != null) {
+                // Stops its timer.
+                waitEnds.complete(null);
             }
             if (place.leftWaiting()) {
                 engine.waiterLines().remove(lock.key, place);
@@ -153,7 +155,8 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
                 } else if (cancelled) {
                     outcome.withdrawnUntried();
                 } else {
-                    lastAttempt();
+                    // One attempt that queues nothing in Redis.
+                    firstAttempt(0);
                 }
                 return;
             }
@@ -171,30 +174,7 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
                 // Subscribed since before the previous head ended: a refusal now parks until the release.
                 attemptWhileWaiting();
             } else {
-                firstAttempt();
-            }
-        });
-    }
-
-    private @Nullable ScheduledFuture<?> endWaitIn(CompletableFuture<@Nullable ChannelWaiters> turn, long millis) {
-        try {
-            return engine.scheduler().schedule(() -> turn.complete(null), Math.max(0, millis), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException ex) {
-            // The client is closing: the caller finds out at once.
-            turn.complete(null);
-            return null;
-        }
-    }
-
-    /** The one attempt of a caller whose wait ended in the line: it queues nothing in Redis. */
-    private void lastAttempt() {
-        attempt(null, 0).whenComplete((ttl, failure) -> {
-            if (failure != null) {
-                outcome.failed(Failures.cause(failure));
-            } else if (ttl == null) {
-                outcome.granted();
-            } else {
-                outcome.gaveUp(false);
+                firstAttempt(waitMillis);
             }
         });
     }
@@ -286,18 +266,20 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
      * The first attempt fails the call when Redis does not answer. The script may still have run
      * and queued this caller (a fair queue entry, a waiting writer's claim): withdraw that, so nobody
      * waits behind a caller that has gone.
+     * @param wait the wait the attempt announces: the caller's, or {@code 0} for the one attempt of a
+     *     caller whose wait ended in the local line
      */
-    private void firstAttempt() {
-        attempt(null, waitMillis).whenComplete((ttl, failure) -> {
+    private void firstAttempt(long wait) {
+        attempt(null, wait).whenComplete((ttl, failure) -> {
             if (failure != null) {
-                if (waitMillis != 0 && !engine.isClosed()) {
+                if (wait != 0 && !engine.isClosed()) {
                     lock.abandonWait(ownerId).whenComplete((ignored, error) -> outcome.failed(Failures.cause(failure)));
                 } else {
                     outcome.failed(Failures.cause(failure));
                 }
             } else if (ttl == null) {
                 outcome.granted();
-            } else if (waitMillis == 0) {
+            } else if (wait == 0) {
                 // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
                 outcome.gaveUp(false);
             } else {

@@ -83,7 +83,7 @@ public final class LocalWaiterLines {
          * @return {@code true} when it left; {@code false} when it heads the line and must end as a head does
          */
         public boolean leftWaiting() {
-            return state.compareAndSet(WAITING, LEFT) || state.get() == LEFT;
+            return state.compareAndSet(WAITING, LEFT);
         }
 
         private boolean promote() {
