@@ -10,9 +10,13 @@
 -- ARGV[4] listing slack in ms: how long the listing outlives the caller's longest park (the
 --         holder's lease), so a live waiter always renews it in time and a dead client's entry
 --         disappears by itself ('' when not listing)
+-- ARGV[5] attempt id: recorded as the owner's grant when this attempt takes the lock afresh or
+--         adopts a lost grant, so that the clean-up after a lost reply undoes only what that
+--         attempt took ('' for a re-entry of a hold the client knows, which is never cleaned up)
 -- Returns nil when acquired, else the holder's remaining lease in ms.
 -- A refused attempt costs one PTTL (plus SADD for a parked waiter): waiters retry, so that path is lean.
 --! include layout
+--! include grant-record
 local function waiting_clients()
     return companion('distlock_lock_waiters', KEYS[1])
 end
@@ -23,10 +27,14 @@ local ttl = redis.call('pttl', KEYS[1])
 local mine = ttl ~= -2 and mode ~= '0' and redis.call('hexists', KEYS[1], ARGV[2]) == 1
 if ttl == -2 or mine then
     -- Mode '2' adopts a hold that an earlier attempt of this owner took but whose reply was lost.
-    if not (mine and mode == '2') then
+    local adopted = mine and mode == '2'
+    if not adopted then
         redis.call('hincrby', KEYS[1], ARGV[2], 1)
     end
     redis.call('pexpire', KEYS[1], ARGV[1])
+    if ARGV[5] ~= '' and (adopted or not mine) then
+        record_grant(KEYS[1], ARGV[2], ARGV[5], ARGV[1])
+    end
     if to_unlist ~= '' then
         redis.call('srem', waiting_clients(), to_unlist)
     end

@@ -7,6 +7,9 @@
 -- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome
 -- ARGV[5] wake flags: 't' to wake one listed client on its own channel (else always broadcast),
 --         's' to broadcast with SPUBLISH (sharded pub/sub) rather than PUBLISH
+-- ARGV[6] lost attempts: '' for an unlock; for the clean-up after acquire attempts whose replies
+--         were lost, their ids separated by spaces: then one hold is released only when the
+--         owner's grant record names one of them, so a hold granted to a later attempt is kept
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
 -- A retry of the same request (its reply was lost) replays the first outcome (the unlock latch).
 -- On release, one listed Distlock client is woken on its own channel, so a release does not send
@@ -16,6 +19,7 @@
 --! include announce
 --! include unlock-latch
 --! include wake-one-client
+--! include grant-record
 local latch = unlock_latch(KEYS[1], ARGV[2], ARGV[3])
 local replayed, previous = latch_replay(latch)
 if replayed then
@@ -23,12 +27,15 @@ if replayed then
 end
 local outcome
 local count = redis.call('hget', KEYS[1], ARGV[2])
+if ARGV[6] ~= '' and not take_lost_grant(KEYS[1], ARGV[2], ARGV[6]) then
+    count = nil
+end
 if count and tonumber(count) > 1 then
     redis.call('hincrby', KEYS[1], ARGV[2], -1)
     redis.call('pexpire', KEYS[1], ARGV[1])
     outcome = 0
 elseif count then
-    redis.call('del', KEYS[1])
+    redis.call('del', KEYS[1], grant_record(KEYS[1], ARGV[2]))
     local targeted = string.find(ARGV[5], 't', 1, true)
     -- '0' is Redisson's unlock message (UnlockSubscriptions.WAKE_ONE).
     wake_one_client(

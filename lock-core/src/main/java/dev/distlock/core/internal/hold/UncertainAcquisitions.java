@@ -8,7 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,20 +18,22 @@ import org.slf4j.LoggerFactory;
  * script may have run, so the owner's next attempt adopts a hold it finds rather than taking
  * another, and an owner that gives up releases what such an attempt may have taken.
  *
- * <p>An attempt is marked before it is sent, together with the future its caller waits on. The mark
- * tells one of three things: the attempt is in flight (the future is pending), its reply was
- * delivered (the future completed normally; the mark is dropped), or its reply was lost (the
- * caller stopped waiting first: the future failed or was cancelled). The caller's cancellation and
- * the reply race on that one future, so exactly one wins, and a reply that arrives after the caller
- * stopped waiting leaves the mark. One owner may run several acquisitions of one lock at once (an
- * explicit owner id used from several tasks), so each key keeps every attempt's mark: one attempt's
- * mark never hides another's.
+ * <p>An attempt is marked before it is sent, together with its id and the future its caller waits
+ * on. The mark tells one of three things: the attempt is in flight (the future is pending), its
+ * reply was delivered (the future completed normally; the mark is dropped), or its reply was lost
+ * (the caller stopped waiting first: the future failed or was cancelled). The caller's cancellation
+ * and the reply race on that one future, so exactly one wins, and a reply that arrives after the
+ * caller stopped waiting leaves the mark. One owner may run several acquisitions of one lock at
+ * once (an explicit owner id used from several tasks), so each key keeps every attempt's mark: one
+ * attempt's mark never hides another's.
  *
- * <p>When the acquire call ends without a hold, one release is sent (after every attempt of the
- * call, on the same connection, so Redis runs it after them) and the marks go once it is answered,
- * or after one lease if it is not: by then anything such an attempt took has expired. So a one-shot
- * owner leaves nothing behind. While another attempt of the same owner is in flight, no release is
- * sent: it could take away the hold that attempt is being granted.
+ * <p>When the acquire call ends without a hold, one clean-up release is sent, naming the lost
+ * attempts by id. Redis keeps, beside the lock, the id of the attempt that last took it afresh for
+ * the owner, and the clean-up releases a hold only when that id is one of the lost ones. So it can
+ * never undo a hold granted to a later attempt of the same owner, in whatever order the clean-up
+ * and that attempt reach Redis (a reconnect, a retried write or another connection may reorder
+ * them). The marks go once the clean-up is answered, or after one lease if it is not: by then
+ * anything such an attempt took has expired.
  */
 public final class UncertainAcquisitions {
 
@@ -39,8 +42,8 @@ public final class UncertainAcquisitions {
     /** Marks per lock key and owner field; each list is only read or changed inside the map's compute methods. */
     private final Map<Object, List<Attempt>> attempts = new ConcurrentHashMap<>();
 
-    /** One attempt: the future its caller waits on. */
-    private record Attempt(CompletableFuture<?> toCaller) {
+    /** One attempt: its id, as the acquire script records a grant, and the future its caller waits on. */
+    private record Attempt(String id, CompletableFuture<?> toCaller) {
 
         boolean delivered() {
             return toCaller.isDone() && !toCaller.isCompletedExceptionally();
@@ -87,12 +90,13 @@ public final class UncertainAcquisitions {
     /**
      * Marks an attempt about to be sent.
      * @param id lock key and owner field
+     * @param attemptId the attempt's id, unique in this client, which its script records with a grant
      * @param toCaller the future its caller waits on; complete it with the reply
      */
-    public void begin(Object id, CompletableFuture<?> toCaller) {
+    public void begin(Object id, String attemptId, CompletableFuture<?> toCaller) {
         attempts.compute(id, (key, marks) -> {
             List<Attempt> list = marks != null ? marks : new ArrayList<>();
-            list.add(new Attempt(toCaller));
+            list.add(new Attempt(attemptId, toCaller));
             return list;
         });
     }
@@ -112,14 +116,15 @@ public final class UncertainAcquisitions {
     /**
      * Settles the marks of an owner that gave up: releases what its lost attempts may have taken.
      * @param id lock key and owner field
-     * @param release sends one release of the owner's hold
+     * @param release sends one release of a hold that one of the given lost attempts took (their
+     *     ids, space-separated), and of no other hold
      * @param forgetAfterMillis how long any hold such an attempt took can live
      * @param scheduler runs the deferred clean-up
      * @param lockName for the log
      */
     public void gaveUp(
             Object id,
-            Supplier<CompletableFuture<?>> release,
+            Function<String, CompletableFuture<?>> release,
             long forgetAfterMillis,
             ScheduledExecutorService scheduler,
             String lockName) {
@@ -128,14 +133,12 @@ public final class UncertainAcquisitions {
         if (lost.isEmpty()) {
             return;
         }
-        if (marks.stream().anyMatch(Attempt::inFlight)) {
-            // Releasing now could undo that attempt's grant; whatever the lost ones took expires with its lease.
-            forgetLater(id, lost, forgetAfterMillis, scheduler);
-            return;
-        }
+        // An attempt of the owner in flight now needs no waiting for: the release names the lost
+        // attempts, and Redis releases only a hold that one of them was granted.
+        String lostIds = lost.stream().map(Attempt::id).collect(Collectors.joining(" "));
         CompletableFuture<?> sent;
         try {
-            sent = release.get();
+            sent = release.apply(lostIds);
         } catch (RuntimeException ex) {
             sent = CompletableFuture.failedFuture(ex);
         }

@@ -91,14 +91,21 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         // The caller's future is completed only here, and a caller that stops waiting cancels it: exactly
         // one of the two wins, so a reply nobody received keeps the attempt marked as uncertain.
         CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
+        String grantId = null;
         if (!mayReenter) {
             // A re-entry whose reply is lost leaves one hold too many, which the owner's last unlock releases.
-            uncertain.begin(attemptId, toCaller);
+            grantId = engine.newRequestId();
+            uncertain.begin(attemptId, grantId, toCaller);
         }
         CompletableFuture<@Nullable Long> reply;
         try {
             reply = new ReentrantAcquire(
-                            key, leaseMillis, ownerField(ownerId), mode, listed ? engine.listingSlackText() : null)
+                            key,
+                            leaseMillis,
+                            ownerField(ownerId),
+                            mode,
+                            listed ? engine.listingSlackText() : null,
+                            grantId)
                     .run(engine.scripts());
         } catch (RuntimeException ex) {
             toCaller.completeExceptionally(ex);
@@ -157,8 +164,9 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     /**
      * The acquire call ends without a hold, but one of its attempts may have taken one whose reply
-     * never reached it: release that once, after all of them (same connection, so Redis runs it
-     * later), so that it neither blocks the lock for a lease nor stays in the bookkeeping.
+     * never reached it: release that once, so that it neither blocks the lock for a lease nor stays
+     * in the bookkeeping. The release names the lost attempts and Redis checks them against the
+     * owner's grant record, so it cannot take away a hold a later attempt of the owner was granted.
      */
     private void releaseUnseenHold(long leaseMillis, long ownerId) {
         if (engine.isClosed() || engine.holds().get(key, ownerField(ownerId)) != null) {
@@ -168,7 +176,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         engine.uncertainAcquisitions()
                 .gaveUp(
                         attemptId(ownerId),
-                        () -> engine.calls().call(() -> release(lease, ownerId)),
+                        lostAttempts -> engine.calls().call(() -> releaseLostGrant(lease, ownerId, lostAttempts)),
                         lease + engine.options().commandTimeout().toMillis(),
                         engine.scheduler(),
                         name);
@@ -176,9 +184,26 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        return release(leaseMillis, ownerId, requestId, "");
+    }
+
+    /** Releases the hold one of the lost attempts (ids, space-separated) took, and no other. */
+    private CompletableFuture<@Nullable Long> releaseLostGrant(long leaseMillis, long ownerId, String lostAttempts) {
+        return release(leaseMillis, ownerId, engine.newRequestId(), lostAttempts);
+    }
+
+    private CompletableFuture<@Nullable Long> release(
+            long leaseMillis, long ownerId, String requestId, String lostAttempts) {
         boolean sharded = engine.connector().shardedPubSub();
         String flags = targetedWakeups() ? (sharded ? "ts" : "t") : (sharded ? "s" : "");
-        return new ReentrantRelease(key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), flags)
+        return new ReentrantRelease(
+                        key,
+                        leaseMillis,
+                        ownerField(ownerId),
+                        requestId,
+                        engine.unlockLatchMillis(),
+                        flags,
+                        lostAttempts)
                 .run(engine.scripts());
     }
 

@@ -9,14 +9,19 @@ import org.jspecify.annotations.Nullable;
  * companion keys and channels are named by the script from the lock key.
  */
 public record ReentrantAcquire(
-        String lockKey, long leaseMillis, String ownerField, String acquireMode, @Nullable String listingSlackMillis)
+        String lockKey,
+        long leaseMillis,
+        String ownerField,
+        String acquireMode,
+        @Nullable String listingSlackMillis,
+        @Nullable String attemptId)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.REENTRANT_ACQUIRE,
             List.of("lock key"),
-            List.of("lease in ms", "owner field", "acquire mode", "listing slack in ms"));
+            List.of("lease in ms", "owner field", "acquire mode", "listing slack in ms", "attempt id"));
 
     @Override
     public ScriptSignature signature() {
@@ -31,7 +36,11 @@ public record ReentrantAcquire(
     @Override
     public String[] args() {
         return new String[] {
-            DecimalText.of(leaseMillis), ownerField, acquireMode, listingSlackMillis == null ? "" : listingSlackMillis
+            DecimalText.of(leaseMillis),
+            ownerField,
+            acquireMode,
+            listingSlackMillis == null ? "" : listingSlackMillis,
+            attemptId == null ? "" : attemptId
         };
     }
 }

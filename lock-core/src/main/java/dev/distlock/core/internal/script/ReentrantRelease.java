@@ -9,14 +9,26 @@ import org.jspecify.annotations.Nullable;
  * companion keys and channels are named by the script from the lock key.
  */
 public record ReentrantRelease(
-        String lockKey, long leaseMillis, String ownerField, String requestNumber, long latchMillis, String wakeFlags)
+        String lockKey,
+        long leaseMillis,
+        String ownerField,
+        String requestNumber,
+        long latchMillis,
+        String wakeFlags,
+        String lostAttempts)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.REENTRANT_RELEASE,
             List.of("lock key"),
-            List.of("lease in ms", "owner field", "request number", "latch lifetime in ms", "wake flags"));
+            List.of(
+                    "lease in ms",
+                    "owner field",
+                    "request number",
+                    "latch lifetime in ms",
+                    "wake flags",
+                    "lost attempts"));
 
     @Override
     public ScriptSignature signature() {
@@ -31,7 +43,7 @@ public record ReentrantRelease(
     @Override
     public String[] args() {
         return new String[] {
-            DecimalText.of(leaseMillis), ownerField, requestNumber, DecimalText.of(latchMillis), wakeFlags
+            DecimalText.of(leaseMillis), ownerField, requestNumber, DecimalText.of(latchMillis), wakeFlags, lostAttempts
         };
     }
 }

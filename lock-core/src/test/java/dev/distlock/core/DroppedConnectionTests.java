@@ -1,0 +1,137 @@
+package dev.distlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.distlock.core.test.RedisServer;
+import dev.distlock.core.test.RedisServers;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * An acquire whose connection is dropped while Redis holds its script fails; the caller's retry
+ * right after it must hold the lock for as long as it believes it does. The failed call's clean-up
+ * (the release of whatever its lost attempt may have taken) is written after the reconnect, after
+ * the retry's grant: it must not take that grant away. Every kind with a lost-reply path is tried.
+ */
+@Tag("fault")
+class DroppedConnectionTests {
+
+    /** How long Redis holds writes: the lost attempt, the retry and the clean-up all wait it out. */
+    private static final int PAUSE_MILLIS = 1000;
+
+    private RedisServer redis;
+    private LockClient client;
+    private LockClient other;
+    private ExecutorService attempts;
+
+    @BeforeEach
+    void setUp() {
+        redis = RedisServers.start();
+        client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .reconnectDelay(Duration.ofMillis(300), Duration.ofSeconds(1))
+                .build());
+        other = LockClient.create(redis.uri());
+        attempts = Executors.newSingleThreadExecutor();
+    }
+
+    @AfterEach
+    void tearDown() {
+        attempts.shutdownNow();
+        try {
+            redis.command("CLIENT", "UNPAUSE");
+        } catch (RuntimeException ignored) {
+            // Redis 6.2 has no UNPAUSE; the pause ends by itself.
+        }
+        client.close();
+        other.close();
+        redis.stop();
+    }
+
+    /** A kind, how to get it from a client, and a lock that a holder of it keeps another client out of. */
+    static Stream<Arguments> kinds() {
+        BiFunction<LockClient, String, RedisLock> reentrant = LockClient::getLock;
+        BiFunction<LockClient, String, RedisLock> fenced = LockClient::getFencedLock;
+        BiFunction<LockClient, String, RedisLock> fair = LockClient::getFairLock;
+        BiFunction<LockClient, String, RedisLock> read =
+                (c, n) -> c.getReadWriteLock(n).readLock();
+        BiFunction<LockClient, String, RedisLock> write =
+                (c, n) -> c.getReadWriteLock(n).writeLock();
+        // A MultiLock's members are reentrant locks: the key checked is its first member's.
+        BiFunction<LockClient, String, RedisLock> multi =
+                (c, n) -> MultiLock.of(c.getLock(n), c.getLock(n + "/second"));
+        return Stream.of(
+                Arguments.of("reentrant", reentrant, reentrant),
+                Arguments.of("fenced", fenced, fenced),
+                Arguments.of("fair", fair, fair),
+                Arguments.of("read", read, write),
+                Arguments.of("write", write, read),
+                Arguments.of("multi", multi, reentrant));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void whenAnAcquireLosesItsConnectionThenTheRetryKeepsItsHold(
+            String kind,
+            BiFunction<LockClient, String, RedisLock> lockOf,
+            BiFunction<LockClient, String, RedisLock> excluderOf)
+            throws Exception {
+        String name = "dropped-connection:" + kind + ":" + UUID.randomUUID();
+        RedisLock lock = lockOf.apply(client, name);
+        client.ping();
+        other.ping();
+
+        redis.command("CLIENT", "PAUSE", Integer.toString(PAUSE_MILLIS), "WRITE");
+        // The acquire is held by the pause; the kill drops it with its connection.
+        // One owner for both calls, as one thread retrying would be: the lost call runs on another thread.
+        long owner = RedisLock.newOwnerId();
+        Future<Boolean> lost = attempts.submit(() -> lock.tryLock(0, -1, TimeUnit.SECONDS, owner));
+        await().atMost(Duration.ofMillis(PAUSE_MILLIS / 2)).until(() -> blockedClients() > 0);
+        redis.command("CLIENT", "KILL", "TYPE", "normal");
+        assertThatThrownBy(() -> lost.get(10, TimeUnit.SECONDS))
+                .as("an acquire whose connection was dropped")
+                .hasCauseInstanceOf(LockException.class);
+
+        assertThat(lock.tryLock(0, -1, TimeUnit.SECONDS, owner))
+                .as("the retry right after it")
+                .isTrue();
+        RedisLock excluder = excluderOf.apply(other, name);
+        // Well past the pause: the failed call's clean-up has been written by then.
+        await().pollDelay(Duration.ofMillis(PAUSE_MILLIS + 1500))
+                .atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(redis.command("EXISTS", name))
+                        .as("the lock key after the clean-up")
+                        .isEqualTo("1"));
+        assertThat(lock.isHeldBy(owner)).as("held by the retrying owner").isTrue();
+        assertThat(excluder.tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                .as("another client while the retry holds the lock")
+                .isFalse();
+        lock.unlock(owner);
+        assertThat(excluder.tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                .as("another client once the lock is released")
+                .isTrue();
+    }
+
+    private long blockedClients() {
+        return redis.command("INFO", "clients")
+                .lines()
+                .filter(line -> line.startsWith("blocked_clients:"))
+                .mapToLong(line -> Long.parseLong(
+                        line.substring("blocked_clients:".length()).trim()))
+                .sum();
+    }
+}
