@@ -221,6 +221,77 @@ class LocalWaiterLineTests {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
+    void theNextInLineWaitsNoLongerThanTheLeaseItsOwnClientsHolderWasGiven(
+            String kind, Function<LockClient, Function<String, RedisLock>> locks) throws Exception {
+        RedisLock held = holdElsewhere(locks);
+        RedisLock lock = locks.apply(waiting).apply(name);
+        int threads = 5;
+        long start = calls("evalsha");
+        List<CompletableFuture<Long>> grants = new ArrayList<>();
+        List<Thread> waiters = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            CompletableFuture<Long> grant = new CompletableFuture<>();
+            grants.add(grant);
+            // Each thread takes the lock for 150 ms and never unlocks: its lease lapses without a release.
+            Thread waiter = new Thread(() -> {
+                try {
+                    grant.complete(lock.tryLock(30_000, 150, TimeUnit.MILLISECONDS) ? System.nanoTime() : -1);
+                } catch (Throwable ex) {
+                    grant.completeExceptionally(ex);
+                }
+            });
+            waiters.add(waiter);
+            waiter.start();
+        }
+        awaitHeadParked(start);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> waiters.stream().allMatch(t -> t.getState() == Thread.State.WAITING));
+
+        long released = System.nanoTime();
+        held.unlock();
+        long last = Long.MIN_VALUE;
+        for (CompletableFuture<Long> grant : grants) {
+            long at = grant.get(30, TimeUnit.SECONDS);
+            assertThat(at).as("every waiter gets the lock").isNotEqualTo(-1L);
+            last = Math.max(last, at);
+        }
+        // Each hand-off comes as the previous 150 ms lease lapses: about 0.6 s for all five.
+        assertThat(Duration.ofNanos(last - released))
+                .as("five hand-offs of 150 ms leases inside one client")
+                .isLessThan(Duration.ofMillis(2500));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void aQueuedCallOfTheNewHoldersOwnerReentersAtOncePastTheLine(
+            String kind, Function<LockClient, Function<String, RedisLock>> locks) throws Exception {
+        RedisLock held = holdElsewhere(locks);
+        RedisLock lock = locks.apply(waiting).apply(name);
+        long owner = RedisLock.newOwnerId();
+        long other = RedisLock.newOwnerId();
+        long start = calls("evalsha");
+        CompletableFuture<Void> first =
+                lock.lockAsync(-1, TimeUnit.SECONDS, owner).toCompletableFuture();
+        awaitHeadParked(start);
+        CompletableFuture<Void> between =
+                lock.lockAsync(-1, TimeUnit.SECONDS, other).toCompletableFuture();
+        CompletableFuture<Void> second =
+                lock.lockAsync(-1, TimeUnit.SECONDS, owner).toCompletableFuture();
+
+        held.unlock();
+        first.get(10, TimeUnit.SECONDS);
+        // The owner now holds the lock: its second call re-enters without waiting for the other owner.
+        second.get(5, TimeUnit.SECONDS);
+        assertThat(between).as("the other owner still waits").isNotDone();
+
+        lock.unlockAsync(owner).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        lock.unlockAsync(owner).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        between.get(10, TimeUnit.SECONDS);
+        releaseLast(lock, other);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
     void closingTheClientEndsEveryWaitInTheLine(String kind, Function<LockClient, Function<String, RedisLock>> locks)
             throws Exception {
         RedisLock held = holdElsewhere(locks);

@@ -6,6 +6,7 @@ import dev.distlock.core.internal.engine.LocalWaiterLines;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -148,15 +149,20 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
                 // Stops its timer.
                 waitEnds.complete(null);
             }
-            if (place.leftWaiting()) {
+            boolean left = place.leftWaiting();
+            if (left || place.reenters()) {
                 engine.waiterLines().remove(lock.key, place);
                 if (engine.isClosed()) {
                     outcome.failed(engine.calls().closedException(lock.name, null));
                 } else if (cancelled) {
                     outcome.withdrawnUntried();
-                } else {
+                } else if (left) {
                     // One attempt that queues nothing in Redis.
                     firstAttempt(0);
+                } else {
+                    // Its owner took the lock: it re-enters past the line, or lines up again if that hold
+                    // has gone meanwhile.
+                    begin();
                 }
                 return;
             }
@@ -167,9 +173,10 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
             }
             if (channel != null && place.holderWakes) {
                 // The previous head holds the lock now and its release will be heard here: trying first
-                // would only be refused. Parked at most the unknown-lease bound, in case that hold is lost
-                // without a release.
-                parkOrGiveUp(UNKNOWN_TTL_PARK_MILLIS);
+                // would only be refused. Parked until that hold's lease can lapse (no release is heard
+                // then), and at most the unknown-lease bound, in case the hold is lost without a release.
+                long leaseLeft = place.holderLeaseLeftMillis;
+                parkOrGiveUp(leaseLeft < 0 ? UNKNOWN_TTL_PARK_MILLIS : Math.min(leaseLeft, UNKNOWN_TTL_PARK_MILLIS));
             } else if (channel != null) {
                 // Subscribed since before the previous head ended: a refusal now parks until the release.
                 attemptWhileWaiting();
@@ -208,6 +215,7 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
         }
     }
 
+    @Override
     public long ownerId() {
         return ownerId;
     }
@@ -400,14 +408,35 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
     private void leaveChannel(boolean acquired) {
         ChannelWaiters channel = waiters;
         waiters = null;
+        if (acquired) {
+            // Before the line moves on: this owner's other calls re-enter rather than head it.
+            engine.waiterLines().ownerHolds(lock.key, ownerId);
+        }
         if (headsLine) {
             headsLine = false;
             // The next in line joins the channel before this call leaves it.
-            engine.waiterLines().headDone(lock.key, this, channel, acquired && lock.releaseWakesLocalWaiters(this));
+            engine.waiterLines()
+                    .headDone(
+                            lock.key,
+                            this,
+                            channel,
+                            acquired && lock.releaseWakesLocalWaiters(this),
+                            leaseLeftMillis());
         }
         if (channel != null) {
             channel.leave();
         }
+    }
+
+    /**
+     * @return ms until the lease of this call's grant can lapse: it started in Redis after the
+     *     granting attempt was written; {@code -1} when the watchdog renews it
+     */
+    private long leaseLeftMillis() {
+        if (leaseMillis == LockEngine.WATCHDOG) {
+            return -1;
+        }
+        return Math.max(0, leaseMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastAttemptSent));
     }
 
     private long remainingMillis() {

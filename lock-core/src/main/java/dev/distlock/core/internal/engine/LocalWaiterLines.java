@@ -3,6 +3,7 @@ package dev.distlock.core.internal.engine;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Kinds whose order Redis keeps (fair locks) or whose waiters may all win together (read locks)
  * do not queue here; neither does a caller that makes one attempt, nor an owner that already holds
- * the lock (its re-entry must not wait behind others).
+ * the lock (its re-entry must not wait behind others). For the same reason the calls of an owner
+ * that takes the lock while they wait leave the line at once to re-enter.
  */
 public final class LocalWaiterLines {
 
@@ -34,6 +36,9 @@ public final class LocalWaiterLines {
          */
         @Nullable
         ChannelWaiters joinForTurn();
+
+        /** @return the owner the acquisition is for */
+        long ownerId();
     }
 
     /** The acquisitions of one lock key: the head tries in Redis, the rest wait in arrival order. */
@@ -62,6 +67,7 @@ public final class LocalWaiterLines {
         private static final int WAITING = 0;
         private static final int HEAD = 1;
         private static final int LEFT = 2;
+        private static final int REENTERS = 3;
 
         final Waiter call;
         public final CompletableFuture<@Nullable ChannelWaiters> turn = new CompletableFuture<>();
@@ -71,6 +77,11 @@ public final class LocalWaiterLines {
          * its own client holds.
          */
         public volatile boolean holderWakes;
+        /**
+         * With {@link #holderWakes}: ms until that holder's lease can lapse without a release, or
+         * {@code -1} when the watchdog renews it; the park before trying ends then at the latest.
+         */
+        public volatile long holderLeaseLeftMillis = -1;
 
         private final AtomicInteger state = new AtomicInteger(WAITING);
 
@@ -86,8 +97,21 @@ public final class LocalWaiterLines {
             return state.compareAndSet(WAITING, LEFT);
         }
 
+        /**
+         * Returns whether it left the line because its owner took the lock meanwhile; asked once
+         * {@link #leftWaiting()} answered {@code false}.
+         * @return {@code true} when it must re-enter at once rather than head the line
+         */
+        public boolean reenters() {
+            return state.get() == REENTERS;
+        }
+
         private boolean promote() {
             return state.compareAndSet(WAITING, HEAD);
+        }
+
+        private boolean reenter() {
+            return state.compareAndSet(WAITING, REENTERS);
         }
     }
 
@@ -146,8 +170,14 @@ public final class LocalWaiterLines {
      * @param head the acquisition that headed the line
      * @param channel the channel the head listened on, or {@code null}
      * @param holderWakes whether the head now holds the lock and its release will be heard on that channel
+     * @param holderLeaseLeftMillis with {@code holderWakes}: ms until that hold's lease can lapse, {@code -1} unknown
      */
-    public void headDone(String key, Waiter head, @Nullable ChannelWaiters channel, boolean holderWakes) {
+    public void headDone(
+            String key,
+            Waiter head,
+            @Nullable ChannelWaiters channel,
+            boolean holderWakes,
+            long holderLeaseLeftMillis) {
         Line line = lines.get(key);
         if (line == null) {
             return;
@@ -178,11 +208,43 @@ public final class LocalWaiterLines {
         if (channel != null && channel.confirmed()) {
             inherited = next.call.joinForTurn();
             next.holderWakes = holderWakes && inherited == channel;
+            next.holderLeaseLeftMillis = holderLeaseLeftMillis;
         }
         if (!next.turn.complete(inherited) && inherited != null) {
             // Cancelled or closed meanwhile: it ends as a head without the channel it never saw.
             inherited.leave();
         }
+    }
+
+    /**
+     * An owner of this client took the lock: its calls that wait in the line re-enter at once. Left
+     * there, they would wait for callers that wait for this owner's release, which may never come
+     * when the owner waits for all of its calls. Called before the head that won hands the line on,
+     * so that none of them is made the head.
+     * @param key the lock key
+     * @param ownerId the owner that holds the lock now
+     */
+    public void ownerHolds(String key, long ownerId) {
+        Line line = lines.get(key);
+        if (line == null) {
+            return;
+        }
+        List<Queued> reentering = new ArrayList<>();
+        synchronized (line) {
+            ArrayDeque<Queued> waiting = line.queued;
+            if (waiting == null) {
+                return;
+            }
+            for (Iterator<Queued> it = waiting.iterator(); it.hasNext(); ) {
+                Queued queued = it.next();
+                // One that left or was made the head meanwhile is not this line's to move.
+                if (queued.call.ownerId() == ownerId && queued.reenter()) {
+                    it.remove();
+                    reentering.add(queued);
+                }
+            }
+        }
+        reentering.forEach(queued -> queued.turn.complete(null));
     }
 
     /**

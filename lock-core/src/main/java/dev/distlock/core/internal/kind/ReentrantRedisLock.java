@@ -142,8 +142,10 @@ public class ReentrantRedisLock extends AbstractRedisLock {
             return false;
         }
         // An owner whose earlier attempt may have taken the lock unseen tries at once, to adopt that hold.
+        // Only a lost reply counts: the answered attempts of the owner's other calls (a parked head) are
+        // still marked until pruned, and would send every later call of that owner past the line.
         UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
-        return !uncertain.marked(attemptId(ownerId));
+        return !uncertain.contains(attemptId(ownerId));
     }
 
     /** Which acquisitions {@link UncertainAcquisitions} tells apart: one lock key and owner field. */
