@@ -7,7 +7,10 @@ import static org.awaitility.Awaitility.await;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -17,6 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -126,8 +130,75 @@ class DroppedConnectionTests {
                 .isTrue();
     }
 
+    @Test
+    void whenARedLocksAcquireLosesItsConnectionsThenTheRetryKeepsItsHoldOnEveryMaster() throws Exception {
+        List<RedisServer> masters = RedisServers.start(3);
+        List<LockClient> clients = new ArrayList<>();
+        try {
+            String name = "dropped-connection:red:" + UUID.randomUUID();
+            List<RedisLock> mine = new ArrayList<>();
+            List<RedisLock> theirs = new ArrayList<>();
+            for (RedisServer master : masters) {
+                LockClient own = LockClient.create(LockClientOptions.builder()
+                        .uri(master.uri())
+                        .reconnectDelay(Duration.ofMillis(300), Duration.ofSeconds(1))
+                        .build());
+                LockClient another = LockClient.create(master.uri());
+                clients.add(own);
+                clients.add(another);
+                own.ping();
+                another.ping();
+                mine.add(own.getLock(name));
+                theirs.add(another.getLock(name));
+            }
+            RedLock lock = RedLock.of(mine.toArray(RedisLock[]::new));
+            long owner = RedisLock.newOwnerId();
+
+            for (RedisServer master : masters) {
+                master.command("CLIENT", "PAUSE", Integer.toString(PAUSE_MILLIS), "WRITE");
+            }
+            Future<Boolean> lost = attempts.submit(() -> lock.tryLock(0, -1, TimeUnit.SECONDS, owner));
+            await().atMost(Duration.ofMillis(PAUSE_MILLIS / 2))
+                    .until(() -> masters.stream().allMatch(master -> blockedClients(master) > 0));
+            for (RedisServer master : masters) {
+                master.command("CLIENT", "KILL", "TYPE", "normal");
+            }
+            // A red lock counts a master that failed as one that refused: no quorum, so no lock.
+            try {
+                assertThat(lost.get(10, TimeUnit.SECONDS))
+                        .as("a red lock acquire whose connections were dropped")
+                        .isFalse();
+            } catch (ExecutionException ex) {
+                assertThat(ex).hasCauseInstanceOf(LockException.class);
+            }
+
+            // A red lock round does not wait for reconnects within a zero wait: this retry waits a little.
+            assertThat(lock.tryLock(5, -1, TimeUnit.SECONDS, owner))
+                    .as("the retry right after it")
+                    .isTrue();
+            await().pollDelay(Duration.ofMillis(PAUSE_MILLIS + 1500))
+                    .atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(masters)
+                            .as("masters keeping the lock key after the clean-up")
+                            .allMatch(master -> master.command("EXISTS", name).equals("1")));
+            assertThat(lock.isHeldBy(owner)).as("held by the retrying owner").isTrue();
+            RedLock other = RedLock.of(theirs.toArray(RedisLock[]::new));
+            assertThat(other.tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                    .as("another client's red lock while the retry holds it")
+                    .isFalse();
+            lock.unlock(owner);
+        } finally {
+            clients.forEach(LockClient::close);
+            masters.forEach(RedisServer::stop);
+        }
+    }
+
     private long blockedClients() {
-        return redis.command("INFO", "clients")
+        return blockedClients(redis);
+    }
+
+    private static long blockedClients(RedisServer server) {
+        return server.command("INFO", "clients")
                 .lines()
                 .filter(line -> line.startsWith("blocked_clients:"))
                 .mapToLong(line -> Long.parseLong(
