@@ -160,6 +160,47 @@ class EvictionPolicyTests {
         assertThat(warnings()).singleElement().asString().contains("127.0.0.1:" + evicting.port(), "allkeys-lfu");
     }
 
+    /**
+     * The hazard the warning is about, as docs/failure-modes.md describes it: under {@code allkeys-lru}
+     * held lock keys are evicted while other keys are written, and another client takes those locks
+     * while their holder still believes it holds them (it hears of it at its next renewal).
+     */
+    @Test
+    void whenMemoryRunsOutUnderAllkeysLruThenHeldLocksAreEvictedAndTakenByAnotherClient() throws Exception {
+        RedisServer redis = server("--maxmemory", "2mb", "--maxmemory-policy", "allkeys-lru");
+        LockClient holder = client(redis);
+        LockClient other = client(redis);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String name = "evictable-" + i;
+            names.add(name);
+            assertThat(holder.getLock(name).tryLock(0, -1, java.util.concurrent.TimeUnit.SECONDS))
+                    .isTrue();
+        }
+
+        String value = "x".repeat(10_000);
+        for (int i = 0; i < 400; i++) {
+            redis.command("SET", "cache-" + i, value);
+        }
+
+        long taken = names.stream()
+                .filter(name -> {
+                    try {
+                        return other.getLock(name).tryLock(0, 30, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                })
+                .count();
+        assertThat(taken).as("locks taken by another client after eviction").isPositive();
+        assertThat(holder.heldLocks())
+                .as("holds the first client still believes it has")
+                .hasSize(20);
+        // Once per client: each client is told of the servers it connects to.
+        assertThat(warnings()).hasSize(2).allMatch(warning -> warning.contains("allkeys-lru"));
+    }
+
     private List<String> warnings() {
         return log.list.stream()
                 .filter(event -> event.getLevel() == Level.WARN)

@@ -90,10 +90,15 @@ public final class EvictionPolicies {
                     server,
                     policy,
                     maxmemory,
-                    policy.startsWith("volatile-")
-                            ? "volatile-* policies evict keys with a TTL, and every lock key has one"
-                            : "it may evict any key");
+                    reason(policy));
         }
+    }
+
+    private static String reason(String policy) {
+        if (policy.startsWith("volatile-")) {
+            return "volatile-* policies evict keys that have a TTL, and every lock key has one";
+        }
+        return policy.startsWith("allkeys-") ? "allkeys-* policies evict any key" : "any policy but noeviction may";
     }
 
     private static String policyIn(String info) {
