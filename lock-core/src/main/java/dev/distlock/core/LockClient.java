@@ -217,6 +217,20 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
+     * Returns the {@code maxmemory-policy} of each Redis server that holds this client's locks: the
+     * server (the current master behind Sentinel) or every master of a Cluster that serves slots. The
+     * client reads it with {@code INFO memory} each time a connection to a server opens or reconnects,
+     * never on a lock call, and logs a warning once per server and policy when the policy may evict
+     * lock keys (every policy but {@code noeviction}). Reads nothing from Redis.
+     * @return one entry per server, sorted by server; empty until the first connection opened
+     */
+    public List<EvictionPolicy> evictionPolicies() {
+        return engine.connector().evictionPolicies().snapshot().entrySet().stream()
+                .map(entry -> new EvictionPolicy(entry.getKey(), entry.getValue()))
+                .toList();
+    }
+
+    /**
      * Returns whether {@link #close()} was called.
      * @return whether closed
      */

@@ -71,6 +71,22 @@ public final class RedisServers {
     }
 
     /**
+     * Starts a server the caller owns on a given port, as a server stopped there restarts with other
+     * settings (a restart that changes its configuration).
+     * @param port the port, free now
+     * @param extraArgs extra {@code redis-server} arguments
+     * @return the running server
+     */
+    public static RedisServer startOnPort(int port, String... extraArgs) {
+        Path binary = RedisBinary.find()
+                .orElseThrow(
+                        () -> new IllegalStateException("No runnable redis-server binary to start on port " + port));
+        ProcessRedisServer server = new ProcessRedisServer(binary, port, List.of(extraArgs));
+        server.start();
+        return server;
+    }
+
+    /**
      * Starts {@code count} independent servers the caller owns.
      * @param count how many
      * @return the running servers

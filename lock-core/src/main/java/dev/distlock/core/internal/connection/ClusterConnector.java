@@ -39,6 +39,7 @@ final class ClusterConnector implements RedisConnector {
     private final ConnectionChanges changes;
     private final Runnable onClose;
     private volatile @Nullable Boolean sharded;
+    private final ClusterEvictionCheck evictionCheck;
 
     ClusterConnector(
             RedisClusterClient client,
@@ -56,7 +57,8 @@ final class ClusterConnector implements RedisConnector {
         this.nodeClient = RedisClient.create(client.getResources());
         this.nodeClient.setOptions(ClientOptions.copyOf(client.getOptions()));
         this.synced = new DedicatedConnections(nodeClient);
-        this.commands = new LazyConnection<>(() -> client.connect(StringCodec.UTF8), description);
+        this.evictionCheck = new ClusterEvictionCheck(client, this::openCommands);
+        this.commands = new LazyConnection<>(() -> evictionCheck.opened(client.connect(StringCodec.UTF8)), description);
         this.pubSub = new LazyConnection<>(() -> client.connectPubSub(StringCodec.UTF8), description);
     }
 
@@ -64,6 +66,10 @@ final class ClusterConnector implements RedisConnector {
     public RedisClusterAsyncCommands<String, String> commands() {
         SyncedConnection routed = SyncedConnection.routed();
         return routed != null ? routed.commands() : commands.get().async();
+    }
+
+    private @Nullable StatefulRedisClusterConnection<String, String> openCommands() {
+        return commands.current();
     }
 
     @Override
@@ -140,6 +146,11 @@ final class ClusterConnector implements RedisConnector {
     @Override
     public boolean exactSubscriberCounts() {
         return false;
+    }
+
+    @Override
+    public EvictionPolicies evictionPolicies() {
+        return evictionCheck.policies();
     }
 
     @Override

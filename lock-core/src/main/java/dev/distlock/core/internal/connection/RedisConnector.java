@@ -93,6 +93,13 @@ public interface RedisConnector extends AutoCloseable {
     default void commandFailed(Throwable failure) {}
 
     /**
+     * Returns the eviction policy of each server this connector writes locks to, read once per
+     * connect of the command connection (and, in a Cluster, of each master's).
+     * @return the policies known now
+     */
+    EvictionPolicies evictionPolicies();
+
+    /**
      * Describes the target for messages, without credentials.
      * @return e.g. {@code redis://127.0.0.1:6379}
      */

@@ -20,6 +20,7 @@ final class StandaloneConnector implements RedisConnector {
     private final DedicatedConnections synced;
     private final ConnectionChanges changes;
     private final Runnable onClose;
+    private final StandaloneEvictionCheck evictionCheck;
 
     StandaloneConnector(RedisClient client, RedisURI uri, ConnectionChanges changes, Runnable onClose) {
         this.client = client;
@@ -28,7 +29,9 @@ final class StandaloneConnector implements RedisConnector {
         this.description = RedisConnectors.describe(uri);
         this.uri = uri;
         this.synced = new DedicatedConnections(client);
-        this.commands = new LazyConnection<>(() -> client.connect(StringCodec.UTF8, uri), description);
+        this.evictionCheck = new StandaloneEvictionCheck(client);
+        this.commands =
+                new LazyConnection<>(() -> evictionCheck.opened(client.connect(StringCodec.UTF8, uri)), description);
         this.pubSub = new LazyConnection<>(() -> client.connectPubSub(StringCodec.UTF8, uri), description);
     }
 
@@ -81,6 +84,11 @@ final class StandaloneConnector implements RedisConnector {
     /** Redis 7 answers a script's refused write with {@code READONLY ...}; Redis 6 wraps it in its script error. */
     private static boolean refusedAsReplica(String message) {
         return message.startsWith("READONLY") || message.contains("-READONLY ");
+    }
+
+    @Override
+    public EvictionPolicies evictionPolicies() {
+        return evictionCheck.policies();
     }
 
     @Override

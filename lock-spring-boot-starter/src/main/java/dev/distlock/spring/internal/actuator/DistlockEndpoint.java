@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal.actuator;
 
 import dev.distlock.core.LockClient;
+import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.EvictionPolicyReport;
 import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.ForceUnlockResult;
 import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.HeldLockReport;
 import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.LockState;
@@ -21,7 +22,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code distlock} Actuator endpoint, read-only by default: the locks this instance holds
- * (red locks included) and waits for, and one lock's state in Redis. Force-unlock is a delete
+ * (red locks included) and waits for, the eviction policy of each server that holds them, and one
+ * lock's state in Redis. Force-unlock is a delete
  * operation, available only when write access is granted
  * ({@code management.endpoint.distlock.access=unrestricted}). Both read and delete only keys that
  * are Distlock/Redisson locks, and answer with {@code state = unknown} and an {@code error} while
@@ -90,8 +92,21 @@ public class DistlockEndpoint {
         List<WaiterReport> waiters = holds.waiters().stream()
                 .map(w -> new WaiterReport(w.lockName(), w.type().kind().kindName(), w.thread(), w.since()))
                 .toList();
+        List<EvictionPolicyReport> evictionPolicies = new ArrayList<>();
+        client.evictionPolicies().forEach(p -> evictionPolicies.add(EvictionPolicyDetails.report(p, null)));
+        for (int i = 0; i < redLockClients.size(); i++) {
+            int index = i;
+            redLockClients
+                    .get(i)
+                    .evictionPolicies()
+                    .forEach(p -> evictionPolicies.add(EvictionPolicyDetails.report(p, index)));
+        }
         return new LocksReport(
-                client.getId(), held, waiters, eventsAfter != null ? LockEventsReport.of(events, eventsAfter) : null);
+                client.getId(),
+                held,
+                waiters,
+                eventsAfter != null ? LockEventsReport.of(events, eventsAfter) : null,
+                evictionPolicies);
     }
 
     /**

@@ -20,10 +20,31 @@ public final class DistlockEndpointReplies {
      * @param held holds, red-lock holds once per node
      * @param waiters waiters
      * @param events recent lock events, only when asked for with {@code eventsAfter}
+     * @param evictionPolicies the {@code maxmemory-policy} of each server that holds this instance's
+     *     locks, red-lock nodes included, as the clients read them when they connected
      */
     public record LocksReport(
-            String clientId, List<HeldLockReport> held, List<WaiterReport> waiters, @Nullable LockEventsReport events)
+            String clientId,
+            List<HeldLockReport> held,
+            List<WaiterReport> waiters,
+            @Nullable LockEventsReport events,
+            List<EvictionPolicyReport> evictionPolicies)
             implements OperationResponseBody {
+
+        /**
+         * Creates a report without eviction policies.
+         * @param clientId the client's id
+         * @param held holds
+         * @param waiters waiters
+         * @param events recent lock events, or {@code null}
+         */
+        public LocksReport(
+                String clientId,
+                List<HeldLockReport> held,
+                List<WaiterReport> waiters,
+                @Nullable LockEventsReport events) {
+            this(clientId, held, waiters, events, List.of());
+        }
 
         /**
          * Creates a report without events.
@@ -35,6 +56,16 @@ public final class DistlockEndpointReplies {
             this(clientId, held, waiters, null);
         }
     }
+
+    /**
+     * One server's eviction policy.
+     * @param server {@code host:port}
+     * @param policy its {@code maxmemory-policy}, or {@code unknown} when it refused {@code INFO memory}
+     * @param mayEvictLocks whether Redis may evict lock keys there: every policy but {@code noeviction}
+     * @param redLockNode index of the red-lock node, {@code null} for the main Redis
+     */
+    public record EvictionPolicyReport(
+            String server, String policy, boolean mayEvictLocks, @Nullable Integer redLockNode) {}
 
     /**
      * One hold.

@@ -7,8 +7,9 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * Reports UP when the lock client's Redis answers {@code PING} on both its command connection and
- * the pub/sub connection that wakes waiters, with both latencies in the details, else DOWN. Never
- * shows credentials.
+ * the pub/sub connection that wakes waiters, with both latencies in the details, else DOWN. The
+ * details also list each server's {@code maxmemory-policy} and, when one may evict lock keys, a
+ * warning, without changing the status. Never shows credentials.
  */
 public final class DistlockHealthIndicator extends AbstractHealthIndicator {
 
@@ -28,6 +29,7 @@ public final class DistlockHealthIndicator extends AbstractHealthIndicator {
         Duration latency = client.ping();
         builder.withDetail("latencyMillis", millis(latency))
                 .withDetail("heldLocks", client.heldLocks().size());
+        EvictionPolicyDetails.addTo(builder, client);
         // Waiters are woken through the pub/sub connection: without it every hand-off waits out a lease.
         try {
             builder.withDetail("pubSubLatencyMillis", millis(client.pingSubscriptions()))

@@ -17,7 +17,8 @@ import org.springframework.boot.health.contributor.Status;
  * Health of the red-lock nodes: one contributor per node, and a {@code quorum} contributor that is
  * DOWN only when fewer than a majority of nodes answer {@code PING} (red locks still work while a
  * majority does). A node that does not answer reports {@link #UNREACHABLE}, a status the default
- * status order does not rank, so a minority of unreachable nodes leaves the aggregate UP.
+ * status order does not rank, so a minority of unreachable nodes leaves the aggregate UP. Each
+ * node's details list its {@code maxmemory-policy}, as the main indicator's do.
  */
 public final class RedLockHealthIndicators {
 
@@ -38,9 +39,9 @@ public final class RedLockHealthIndicators {
             LockClient client = clients.get(i);
             contributors.put("node-" + i, (HealthIndicator) () -> {
                 try {
-                    return Health.up()
-                            .withDetail("latencyMillis", millis(client.ping()))
-                            .build();
+                    Health.Builder up = Health.up().withDetail("latencyMillis", millis(client.ping()));
+                    EvictionPolicyDetails.addTo(up, client);
+                    return up.build();
                 } catch (LockException ex) {
                     return Health.status(UNREACHABLE)
                             .withDetail("error", ex.getMessage())
