@@ -62,7 +62,7 @@ class HotPathCostTests {
      * lock+unlock. Lock names are 16 characters; owners are threads.
      */
     private static final Map<String, Budget> BUDGETS = Map.of(
-            "reentrant", new Budget(2, 345, 4100),
+            "reentrant", new Budget(2, 360, 4100),
             "fenced", new Budget(2, 330, 4000),
             "fair", new Budget(2, 365, 3850),
             "read", new Budget(2, 320, 3800),
