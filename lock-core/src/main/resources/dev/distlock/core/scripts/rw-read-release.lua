@@ -1,10 +1,14 @@
 -- Releases one read hold (the newest) of an owner and recomputes the lock's TTL from the holds left.
 -- KEYS[1] lock key: its read-write channel and the unlock latch of this request are named from it
+-- KEYS[2...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
+--         saw the lock (see the rw-holds fragment)
 -- ARGV[1] reader field
 -- ARGV[2] request number: this client's count of release requests, which names the latch
 -- ARGV[3] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
 -- ARGV[4] publish flags: 's' to announce with SPUBLISH (sharded pub/sub) rather than PUBLISH
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
+-- Returns -4, with nothing changed and no outcome recorded, when the lock has read holds whose
+-- timeout keys were not declared.
 --! include layout
 --! include announce
 --! include unlock-latch
@@ -13,6 +17,9 @@ local latch = unlock_latch(KEYS[1], ARGV[1], ARGV[2])
 local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
+end
+if not readers_declared(KEYS[1], hash_tagged(KEYS[1]), declared_from(2)) then
+    return UNDECLARED
 end
 local function release()
     local key = KEYS[1]
@@ -25,7 +32,7 @@ local function release()
     end
     local live = false
     for i = count, 1, -1 do
-        if redis.call('exists', base .. ':' .. reader .. ':rwlock_timeout:' .. i) == 1 then
+        if redis.call('exists', read_hold(base, reader, i)) == 1 then
             live = true
             break
         end
@@ -44,7 +51,7 @@ local function release()
         end
         return nil
     end
-    redis.call('del', base .. ':' .. reader .. ':rwlock_timeout:' .. count)
+    redis.call('del', read_hold(base, reader, count))
     if count <= 1 then
         redis.call('hdel', key, reader)
     else
