@@ -4,12 +4,13 @@
 -- while one is recorded new readers stay out, so a stream of readers cannot starve writers.
 -- KEYS[1] lock key
 -- KEYS[2] waiting writers: zset of writer field to claim deadline, distlock_rwlock_writers:{key}
--- KEYS[3...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
---         saw the lock, and the caller's next one (see the rw-holds fragment)
+-- KEYS[3...] read hold timeouts: the timeout key of every hold of the caller up to its next one,
+--         and of every other reader as the caller last saw the lock (see the rw-holds fragment);
+--         dead readers are dropped only when all are declared, a reader's entry never depends on it
 -- ARGV[1] lease in ms
 -- ARGV[2] reader field: the caller's owner field as a reader (its writer field adds ':write')
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown), or -4
--- (no hold granted) when a timeout key it would read or write was not declared.
+-- (no hold granted) when the caller's next hold's timeout key was not declared.
 --! include layout
 --! include server-clock
 --! include rw-holds
@@ -20,10 +21,7 @@ local base = hash_tagged(key)
 local declared = declared_from(3)
 
 local mode = redis.call('hget', key, 'mode')
-if mode == 'read' then
-    if not readers_declared(key, base, declared) then
-        return UNDECLARED
-    end
+if mode == 'read' and readers_declared(key, base, declared) then
     sweep(key, base)
     if redis.call('hlen', key) <= 1 then
         redis.call('del', key)

@@ -11,7 +11,8 @@
 -- ARGV[4] claim timeout in ms
 -- ARGV[5] longest park in ms
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown), or -4
--- (nothing changed) when the lock has read holds whose timeout keys were not declared.
+-- (no hold granted; a waiting caller's claim recorded) when the lock has read holds whose timeout
+-- keys were not declared.
 --! include layout
 --! include server-clock
 --! include rw-holds
@@ -27,6 +28,11 @@ local mine = mode == 'write' and redis.call('hexists', key, writer) == 1
 -- A sweep (read mode) and a re-entry (the writer's own read holds keep the lock alive) decide on the
 -- read holds' timeout keys.
 if (mode == 'read' or mine) and not readers_declared(key, base, declared_from(3)) then
+    -- Still claim the lock for a caller that waits, so that new readers stay out while it looks.
+    if mode == 'read' and tonumber(ARGV[3]) ~= 0 then
+        redis.call('zadd', writers, now + tonumber(ARGV[4]), writer)
+        redis.call('pexpire', writers, ARGV[4])
+    end
     return UNDECLARED
 end
 if mode == 'read' then

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -41,24 +41,25 @@ final class DeclaredReadHolds {
      * Runs a script until it could decide, within {@link #ROUNDS} calls.
      * @param reader the caller's reader field, whose holds' keys up to its next one are declared
      *     too, or {@code null}
-     * @param call builds the script call for the keys to declare
+     * @param call builds the script call for the keys to declare and whether it must be tidy (decide
+     *     only with every reader's holds declared): every call but the last
      * @param undecided the reply when the readers kept changing
      * @return the script's reply
      */
     CompletableFuture<@Nullable Long> run(
             @Nullable String reader,
-            Function<List<String>, ScriptCall<@Nullable Long>> call,
+            BiFunction<List<String>, Boolean, ScriptCall<@Nullable Long>> call,
             Supplier<CompletableFuture<@Nullable Long>> undecided) {
         return attempt(reader, call, undecided, withOwn(lastSeen, reader), ROUNDS);
     }
 
     private CompletableFuture<@Nullable Long> attempt(
             @Nullable String reader,
-            Function<List<String>, ScriptCall<@Nullable Long>> call,
+            BiFunction<List<String>, Boolean, ScriptCall<@Nullable Long>> call,
             Supplier<CompletableFuture<@Nullable Long>> undecided,
             List<String> declared,
             int roundsLeft) {
-        return call.apply(declared).run(engine.scripts()).thenCompose(reply -> {
+        return call.apply(declared, roundsLeft > 1).run(engine.scripts()).thenCompose(reply -> {
             if (reply == null || reply != ReadHoldTimeouts.UNDECLARED) {
                 return CompletableFuture.completedFuture(reply);
             }

@@ -47,7 +47,7 @@ public class RedisReadLock extends AbstractRedisLock {
         // Readers that keep changing faster than they are read: park briefly and try again.
         return readHolds.run(
                 reader,
-                timeouts -> new ReadAcquire(key, layout.writers(), timeouts, attempt.leaseMillis(), reader),
+                (timeouts, tidy) -> new ReadAcquire(key, layout.writers(), timeouts, attempt.leaseMillis(), reader),
                 () -> CompletableFuture.completedFuture(1L));
     }
 
@@ -56,8 +56,8 @@ public class RedisReadLock extends AbstractRedisLock {
         String reader = ownerField(ownerId);
         return readHolds.run(
                 reader,
-                timeouts ->
-                        new ReadRelease(key, timeouts, reader, requestId, engine.unlockLatchMillis(), publishFlags()),
+                (timeouts, tidy) -> new ReadRelease(
+                        key, timeouts, reader, requestId, engine.unlockLatchMillis(), publishFlags(), tidy),
                 () -> undecided(name));
     }
 

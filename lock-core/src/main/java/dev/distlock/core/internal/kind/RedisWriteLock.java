@@ -85,7 +85,7 @@ public class RedisWriteLock extends AbstractRedisLock {
         // Readers that keep changing faster than they are read: park briefly and try again.
         return readHolds.run(
                 null,
-                timeouts -> new WriteAcquire(
+                (timeouts, tidy) -> new WriteAcquire(
                         key,
                         layout.writers(),
                         timeouts,
@@ -101,7 +101,7 @@ public class RedisWriteLock extends AbstractRedisLock {
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
         return readHolds.run(
                 null,
-                timeouts -> new WriteRelease(
+                (timeouts, tidy) -> new WriteRelease(
                         key,
                         timeouts,
                         leaseMillis,

@@ -15,14 +15,15 @@ public record ReadRelease(
         String readerField,
         String requestNumber,
         long latchMillis,
-        String publishFlags)
+        String publishFlags,
+        boolean tidy)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_READ_RELEASE,
             List.of("lock key", "read hold timeouts"),
-            List.of("reader field", "request number", "latch lifetime in ms", "publish flags"));
+            List.of("reader field", "request number", "latch lifetime in ms", "publish flags", "tidy"));
 
     @Override
     public ScriptSignature signature() {
@@ -36,6 +37,6 @@ public record ReadRelease(
 
     @Override
     public String[] args() {
-        return new String[] {readerField, requestNumber, DecimalText.of(latchMillis), publishFlags};
+        return new String[] {readerField, requestNumber, DecimalText.of(latchMillis), publishFlags, tidy ? "1" : ""};
     }
 }
