@@ -1,10 +1,16 @@
 -- Releases one read hold (the newest) of an owner and recomputes the lock's TTL from the holds left.
 -- KEYS[1] lock key: its read-write channel and the unlock latch of this request are named from it
+-- KEYS[2...] read hold timeouts: the timeout key of every hold of the caller, and of every other
+--         reader as the caller last saw the lock (see the rw-holds fragment)
 -- ARGV[1] reader field
 -- ARGV[2] request number: this client's count of release requests, which names the latch
 -- ARGV[3] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
 -- ARGV[4] publish flags: 's' to announce with SPUBLISH (sharded pub/sub) rather than PUBLISH
+-- ARGV[5] tidy: '1' to answer -4 unless every reader's holds are declared, '' to release anyway
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
+-- Returns -4, with nothing changed and no outcome recorded, when a hold of the caller's was not
+-- declared, or (tidy) one of another reader. Released untidily, undeclared holds of other readers are
+-- left alone: the lock's TTL is not shortened and no dead reader is dropped (a later call does that).
 --! include layout
 --! include announce
 --! include unlock-latch
@@ -13,6 +19,17 @@ local latch = unlock_latch(KEYS[1], ARGV[1], ARGV[2])
 local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
+end
+local declared = declared_from(2)
+local own = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
+for i = 1, own or 0 do
+    if not declared[read_hold(hash_tagged(KEYS[1]), ARGV[1], i)] then
+        return UNDECLARED
+    end
+end
+local tidy = readers_declared(KEYS[1], hash_tagged(KEYS[1]), declared)
+if ARGV[5] == '1' and not tidy then
+    return UNDECLARED
 end
 local function release()
     local key = KEYS[1]
@@ -25,7 +42,7 @@ local function release()
     end
     local live = false
     for i = count, 1, -1 do
-        if redis.call('exists', base .. ':' .. reader .. ':rwlock_timeout:' .. i) == 1 then
+        if redis.call('exists', read_hold(base, reader, i)) == 1 then
             live = true
             break
         end
@@ -33,7 +50,7 @@ local function release()
     if not live then
         -- Every hold of this reader expired: it no longer holds the lock, whatever the hash still says.
         redis.call('hdel', key, reader)
-        local longest = sweep(key, base)
+        local longest = tidy and sweep(key, base) or -3
         if redis.call('hget', key, 'mode') == 'read' then
             if redis.call('hlen', key) <= 1 then
                 redis.call('del', key)
@@ -44,14 +61,14 @@ local function release()
         end
         return nil
     end
-    redis.call('del', base .. ':' .. reader .. ':rwlock_timeout:' .. count)
+    redis.call('del', read_hold(base, reader, count))
     if count <= 1 then
         redis.call('hdel', key, reader)
     else
         redis.call('hset', key, reader, count - 1)
     end
     local mode = redis.call('hget', key, 'mode')
-    local longest = sweep(key, base)
+    local longest = tidy and sweep(key, base) or -3
     if mode == 'read' then
         if redis.call('hlen', key) <= 1 then
             redis.call('del', key)

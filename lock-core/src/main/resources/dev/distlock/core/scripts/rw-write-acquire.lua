@@ -1,17 +1,22 @@
 -- Takes (or re-enters) the write side of a read-write lock. A refused writer that is prepared to wait
 -- records a claim (owner -> deadline, server clock) that keeps new readers out until it gets the lock,
 -- gives up, or stops renewing the claim (died).
--- KEYS[1] lock key: its zset of waiting writers, distlock_rwlock_writers:{key}, is named from it
+-- KEYS[1] lock key
+-- KEYS[2] waiting writers: zset of writer field to claim deadline, distlock_rwlock_writers:{key}
+-- KEYS[3...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
+--         saw the lock (see the rw-holds fragment); none is needed while the lock is free
 -- ARGV[1] lease in ms
 -- ARGV[2] writer field
 -- ARGV[3] remaining wait in ms: the caller's (0: no claim)
 -- ARGV[4] claim timeout in ms
 -- ARGV[5] longest park in ms
--- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown).
+-- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown), or -4
+-- (no hold granted; a waiting caller's claim recorded) when the lock has read holds whose timeout
+-- keys were not declared.
 --! include layout
 --! include server-clock
 --! include rw-holds
-local writers = companion('distlock_rwlock_writers', KEYS[1])
+local writers = KEYS[2]
 local now = server_now()
 local key = KEYS[1]
 local base = hash_tagged(key)
@@ -19,6 +24,17 @@ local base = hash_tagged(key)
 local writer = ARGV[2]
 local lease = tonumber(ARGV[1])
 local mode = redis.call('hget', key, 'mode')
+local mine = mode == 'write' and redis.call('hexists', key, writer) == 1
+-- A sweep (read mode) and a re-entry (the writer's own read holds keep the lock alive) decide on the
+-- read holds' timeout keys.
+if (mode == 'read' or mine) and not readers_declared(key, base, declared_from(3)) then
+    -- Still claim the lock for a caller that waits, so that new readers stay out while it looks.
+    if mode == 'read' and tonumber(ARGV[3]) ~= 0 then
+        redis.call('zadd', writers, now + tonumber(ARGV[4]), writer)
+        redis.call('pexpire', writers, ARGV[4])
+    end
+    return UNDECLARED
+end
 if mode == 'read' then
     sweep(key, base)
     if redis.call('hlen', key) <= 1 then
@@ -34,7 +50,7 @@ if mode == false then
     redis.call('zrem', writers, writer)
     return nil
 end
-if mode == 'write' and redis.call('hexists', key, writer) == 1 then
+if mine then
     redis.call('hincrby', key, writer, 1)
     -- Re-entry resets the lease (it never accumulates), but keeps the writer's own read holds covered.
     redis.call('pexpire', key, math.max(lease, sweep(key, base)))

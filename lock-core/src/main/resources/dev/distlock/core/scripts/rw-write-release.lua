@@ -2,12 +2,16 @@
 -- locks (downgrade), turned into a read lock whose TTL is that of the remaining read holds. Either way
 -- every waiter is woken: readers can now enter.
 -- KEYS[1] lock key: its read-write channel and the unlock latch of this request are named from it
+-- KEYS[2...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
+--         saw the lock (see the rw-holds fragment)
 -- ARGV[1] lease in ms: kept while write holds remain
 -- ARGV[2] writer field
 -- ARGV[3] request number: this client's count of release requests, which names the latch
 -- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
 -- ARGV[5] publish flags: 's' to announce with SPUBLISH (sharded pub/sub) rather than PUBLISH
 -- Returns nil when the owner holds no write lock, 0 when write holds remain, 1 when it holds none.
+-- Returns -4, with nothing changed and no outcome recorded, when the lock has read holds whose
+-- timeout keys were not declared.
 --! include layout
 --! include announce
 --! include unlock-latch
@@ -16,6 +20,9 @@ local latch = unlock_latch(KEYS[1], ARGV[2], ARGV[3])
 local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
+end
+if not readers_declared(KEYS[1], hash_tagged(KEYS[1]), declared_from(2)) then
+    return UNDECLARED
 end
 local function release()
     local key = KEYS[1]

@@ -5,7 +5,10 @@ import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.hold.Hold;
+import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.script.RenewHolds;
+import dev.distlock.core.internal.script.Scripts;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -88,9 +91,13 @@ public final class CompositeLocks {
         }
         long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
         String field = member.ownerField(ownerId);
-        CompletableFuture<List<Long>> reply = engine.calls()
-                .call(() -> new RenewHolds(member.renewScript(), List.of(member.key), lease, List.of(field))
-                        .run(engine.scripts()));
+        CompletableFuture<List<Long>> reply = engine.calls().call(() -> new RenewHolds(
+                        member.renewScript(),
+                        List.of(member.key),
+                        lease,
+                        List.of(field),
+                        readHoldTimeouts(member, field))
+                .run(engine.scripts()));
         return reply.handle((renewed, failure) -> {
             if (failure != null) {
                 Throwable cause = Failures.cause(failure);
@@ -102,5 +109,14 @@ public final class CompositeLocks {
             }
             return renewed != null && !renewed.isEmpty() && renewed.get(0) != null && renewed.get(0) == 1L;
         });
+    }
+
+    /** @return the read hold timeouts a read member's renewal decides on (see {@code LeaseWatchdog}) */
+    private static List<String> readHoldTimeouts(KindHooks member, String field) {
+        if (!member.renewScript().equals(Scripts.RW_READ_RENEW)) {
+            return List.of();
+        }
+        Hold hold = member.engine.holds().get(member.key, field);
+        return RedissonLayout.readHoldTimeouts(member.key, field, hold == null ? 1 : hold.count());
     }
 }

@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A Redis call that was refused unwritten because the client is not connected (it reconnects by
- * itself), tried again at every reconnect until it is written or its deadline passes.
+ * itself), tried again at every reconnect until it is written or its deadline passes. A call a
+ * Redis Cluster node refused to run during a live slot migration ({@code TRYAGAIN}) is tried again
+ * the same way, every {@value #RECHECK_MILLIS} ms.
  *
  * <p>Why this, and not Lettuce queueing commands while disconnected: a queued command is written
  * whenever the connection comes back, however long after its caller gave up, and the commands in
@@ -37,6 +39,7 @@ final class UnwrittenRetry<T> extends CompletableFuture<T> {
     private final BooleanSupplier wanted;
     private final long since;
     private @Nullable CompletableFuture<T> written;
+    private volatile boolean migrating;
 
     UnwrittenRetry(
             RedisCalls calls, Supplier<CompletableFuture<T>> write, long writeBy, BooleanSupplier wanted, long since) {
@@ -97,6 +100,7 @@ final class UnwrittenRetry<T> extends CompletableFuture<T> {
             if (failure == null) {
                 complete(reply);
             } else if (Failures.unwritten(failure) && !isDone()) {
+                migrating = Failures.slotMigrating(failure);
                 synchronized (this) {
                     written = null;
                 }
@@ -108,6 +112,12 @@ final class UnwrittenRetry<T> extends CompletableFuture<T> {
     }
 
     private LockException unreachable() {
+        if (migrating) {
+            return new LockException("Redis refused the call for "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since)
+                    + " ms while a live slot migration had the lock's keys on two nodes (TRYAGAIN; the call runs"
+                    + " once the move completes, but not within the call's deadline)");
+        }
         return new LockException("Redis was unreachable for "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since)
                 + " ms (not connected; the client reconnects by itself, but not within the call's deadline)");

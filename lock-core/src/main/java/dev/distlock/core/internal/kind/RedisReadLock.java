@@ -24,6 +24,8 @@ import org.jspecify.annotations.Nullable;
  */
 public class RedisReadLock extends AbstractRedisLock {
 
+    private final DeclaredReadHolds readHolds;
+
     /**
      * Creates the read side.
      * @param engine the client's engine
@@ -31,6 +33,7 @@ public class RedisReadLock extends AbstractRedisLock {
      */
     public RedisReadLock(LockEngine engine, String name) {
         super(engine, name);
+        this.readHolds = new DeclaredReadHolds(engine, key);
     }
 
     @Override
@@ -40,13 +43,22 @@ public class RedisReadLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
-        return new ReadAcquire(key, attempt.leaseMillis(), ownerField(attempt.ownerId())).run(engine.scripts());
+        String reader = ownerField(attempt.ownerId());
+        // Readers that keep changing faster than they are read: park briefly and try again.
+        return readHolds.run(
+                reader,
+                (timeouts, tidy) -> new ReadAcquire(key, layout.writers(), timeouts, attempt.leaseMillis(), reader),
+                () -> CompletableFuture.completedFuture(1L));
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        return new ReadRelease(key, ownerField(ownerId), requestId, engine.unlockLatchMillis(), publishFlags())
-                .run(engine.scripts());
+        String reader = ownerField(ownerId);
+        return readHolds.run(
+                reader,
+                (timeouts, tidy) -> new ReadRelease(
+                        key, timeouts, reader, requestId, engine.unlockLatchMillis(), publishFlags(), tidy),
+                () -> undecided(name));
     }
 
     @Override
@@ -81,5 +93,11 @@ public class RedisReadLock extends AbstractRedisLock {
     public boolean renewLease(long leaseTime, java.util.concurrent.TimeUnit unit, long ownerId) {
         // Each read hold has a lease of its own in the read-write layout: one PEXPIRE cannot set them.
         throw new UnsupportedOperationException("Lock '" + name + "' is a read lock: renewLease is not supported");
+    }
+
+    /** @return the failure of a release whose lock's readers changed at every look */
+    static CompletableFuture<@Nullable Long> undecided(String name) {
+        return CompletableFuture.failedFuture(new IllegalStateException("the readers of read-write lock '" + name
+                + "' changed at each of " + DeclaredReadHolds.ROUNDS + " looks; try again"));
     }
 }

@@ -26,6 +26,8 @@ import org.jspecify.annotations.Nullable;
  */
 public class RedisWriteLock extends AbstractRedisLock {
 
+    private final DeclaredReadHolds readHolds;
+
     /**
      * Creates the write side.
      * @param engine the client's engine
@@ -33,6 +35,7 @@ public class RedisWriteLock extends AbstractRedisLock {
      */
     public RedisWriteLock(LockEngine engine, String name) {
         super(engine, name);
+        this.readHolds = new DeclaredReadHolds(engine, key);
     }
 
     @Override
@@ -79,21 +82,34 @@ public class RedisWriteLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
         long timeout = claimTimeoutMillis();
-        return new WriteAcquire(
+        // Readers that keep changing faster than they are read: park briefly and try again.
+        return readHolds.run(
+                null,
+                (timeouts, tidy) -> new WriteAcquire(
                         key,
+                        layout.writers(),
+                        timeouts,
                         attempt.leaseMillis(),
                         ownerField(attempt.ownerId()),
                         attempt.waitMillis(),
                         timeout,
-                        Math.max(1, timeout / 3))
-                .run(engine.scripts());
+                        Math.max(1, timeout / 3)),
+                () -> CompletableFuture.completedFuture(1L));
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        return new WriteRelease(
-                        key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), publishFlags())
-                .run(engine.scripts());
+        return readHolds.run(
+                null,
+                (timeouts, tidy) -> new WriteRelease(
+                        key,
+                        timeouts,
+                        leaseMillis,
+                        ownerField(ownerId),
+                        requestId,
+                        engine.unlockLatchMillis(),
+                        publishFlags()),
+                () -> RedisReadLock.undecided(name));
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.distlock.core.internal.layout;
 
 import io.lettuce.core.cluster.SlotHash;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -214,14 +216,68 @@ public final class RedissonLayout {
     }
 
     /**
-     * Returns the key whose TTL is the lease of one read hold. The scripts build it themselves; it
-     * is named here so that the whole layout reads in one place.
+     * Returns the key whose TTL is the lease of one read hold. The scripts that decide on it are
+     * given it in KEYS (in a cluster, a slot migration may have moved it apart from the hash).
      * @param readerField the reader's owner field
      * @param hold the hold's number, from 1
      * @return {@code {key}:<reader field>:rwlock_timeout:<n>}
      */
     public String readHoldTimeout(String readerField, int hold) {
         return base() + ":" + readerField + ":rwlock_timeout:" + hold;
+    }
+
+    /**
+     * Returns the timeout keys of a reader's holds 1 to {@code holds} (at least the first) on the
+     * lock kept at a lock key, as {@link #readHoldTimeout(String, int)} names them.
+     * @param lockKey the key of the lock's hash ({@link #key()})
+     * @param readerField the reader's owner field
+     * @param holds how many holds the reader is known to have
+     * @return the keys, hold 1 first
+     */
+    public static List<String> readHoldTimeouts(String lockKey, String readerField, int holds) {
+        String prefix =
+                (lockKey.indexOf('{') < 0 ? "{" + lockKey + "}" : lockKey) + ":" + readerField + ":rwlock_timeout:";
+        List<String> keys = new ArrayList<>();
+        for (int hold = 1; hold <= Math.max(1, holds); hold++) {
+            keys.add(prefix + hold);
+        }
+        return keys;
+    }
+
+    /**
+     * Returns the timeout keys of every hold of every reader in a read-write lock's hash (the
+     * fields of {@code HGETALL}), plus those of the caller's holds up to its next one.
+     * @param lockKey the key of the lock's hash ({@link #key()})
+     * @param fields the hash's fields and values
+     * @param nextOf the reader field whose next hold's key is wanted too, or {@code null}
+     * @return the keys
+     */
+    public static List<String> readHoldTimeouts(
+            String lockKey, java.util.Map<String, String> fields, @Nullable String nextOf) {
+        List<String> keys = new ArrayList<>();
+        boolean nextDone = nextOf == null;
+        for (java.util.Map.Entry<String, String> field : fields.entrySet()) {
+            String reader = field.getKey();
+            if (reader.equals(MODE_FIELD) || reader.endsWith(":write")) {
+                continue;
+            }
+            int count;
+            try {
+                count = Integer.parseInt(field.getValue());
+            } catch (NumberFormatException ex) {
+                // Not a hold count: the scripts skip the field too.
+                continue;
+            }
+            boolean next = reader.equals(nextOf);
+            nextDone |= next;
+            if (count > 0 || next) {
+                keys.addAll(readHoldTimeouts(lockKey, reader, next ? count + 1 : count));
+            }
+        }
+        if (!nextDone) {
+            keys.addAll(readHoldTimeouts(lockKey, nextOf, 1));
+        }
+        return keys;
     }
 
     /**

@@ -6,13 +6,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * Takes or re-enters the read side; replies {@code null} when acquired, else how long to park in ms.
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companion keys and channels are named by the script from the lock key.
+ * channels are named by the script from the lock key; the read hold timeouts it decides on are declared
+ * (see {@link ReadHoldTimeouts}).
  */
-public record ReadAcquire(String lockKey, long leaseMillis, String readerField) implements ScriptCall<@Nullable Long> {
+public record ReadAcquire(
+        String lockKey, String waitingWriters, List<String> readHoldTimeouts, long leaseMillis, String readerField)
+        implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
-    public static final ScriptSignature SIGNATURE =
-            new ScriptSignature(Scripts.RW_READ_ACQUIRE, List.of("lock key"), List.of("lease in ms", "reader field"));
+    public static final ScriptSignature SIGNATURE = new ScriptSignature(
+            Scripts.RW_READ_ACQUIRE,
+            List.of("lock key", "waiting writers", "read hold timeouts"),
+            List.of("lease in ms", "reader field"));
 
     @Override
     public ScriptSignature signature() {
@@ -21,7 +26,7 @@ public record ReadAcquire(String lockKey, long leaseMillis, String readerField) 
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey};
+        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey, waitingWriters);
     }
 
     @Override

@@ -6,17 +6,24 @@ import org.jspecify.annotations.Nullable;
 /**
  * Releases one read hold, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (none left).
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companion keys and channels are named by the script from the lock key.
+ * companions and channels are named by the script from the lock key; the read hold timeouts it decides
+ * on are declared (see {@link ReadHoldTimeouts}).
  */
 public record ReadRelease(
-        String lockKey, String readerField, String requestNumber, long latchMillis, String publishFlags)
+        String lockKey,
+        List<String> readHoldTimeouts,
+        String readerField,
+        String requestNumber,
+        long latchMillis,
+        String publishFlags,
+        boolean tidy)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_READ_RELEASE,
-            List.of("lock key"),
-            List.of("reader field", "request number", "latch lifetime in ms", "publish flags"));
+            List.of("lock key", "read hold timeouts"),
+            List.of("reader field", "request number", "latch lifetime in ms", "publish flags", "tidy"));
 
     @Override
     public ScriptSignature signature() {
@@ -25,11 +32,11 @@ public record ReadRelease(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey};
+        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey);
     }
 
     @Override
     public String[] args() {
-        return new String[] {readerField, requestNumber, DecimalText.of(latchMillis), publishFlags};
+        return new String[] {readerField, requestNumber, DecimalText.of(latchMillis), publishFlags, tidy ? "1" : ""};
     }
 }

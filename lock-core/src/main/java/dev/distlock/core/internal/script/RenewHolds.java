@@ -7,13 +7,21 @@ import java.util.stream.Stream;
  * Renews many holds of one kind in one call ({@code renew}, {@code rw-read-renew} or
  * {@code rw-write-renew}): hold {@code i} is {@code KEYS[i]} with owner field {@code ARGV[i+1]}.
  * Replies one value per hold: {@code 1} renewed, {@code 0} no longer held, {@code -1} unknown.
+ * Read holds also declare their owners' read hold timeout keys after the lock keys: the script
+ * renews and decides on those only (see {@link ReadHoldTimeouts}).
  *
  * @param script one of the three renewal scripts
  * @param lockKeys lock key of each hold
  * @param leaseMillis the lease every renewed hold gets
  * @param ownerFields owner field of each hold, in the order of {@code lockKeys}
+ * @param readHoldTimeouts the read hold timeout keys of the holds ({@code rw-read-renew} only)
  */
-public record RenewHolds(LuaScript script, List<String> lockKeys, long leaseMillis, List<String> ownerFields)
+public record RenewHolds(
+        LuaScript script,
+        List<String> lockKeys,
+        long leaseMillis,
+        List<String> ownerFields,
+        List<String> readHoldTimeouts)
         implements ScriptCall<List<Long>> {
 
     /** {@code renew}: holds of reentrant, fenced and fair locks. */
@@ -22,16 +30,30 @@ public record RenewHolds(LuaScript script, List<String> lockKeys, long leaseMill
 
     /** {@code rw-read-renew}: read holds. */
     public static final ScriptSignature READ_RENEW = new ScriptSignature(
-            Scripts.RW_READ_RENEW, List.of("lock key of hold i"), List.of("lease in ms", "reader field of hold i"));
+            Scripts.RW_READ_RENEW,
+            List.of("lock key of hold i", "read hold timeouts"),
+            List.of("lease in ms", "reader field of hold i"));
 
     /** {@code rw-write-renew}: write holds. */
     public static final ScriptSignature WRITE_RENEW = new ScriptSignature(
             Scripts.RW_WRITE_RENEW, List.of("lock key of hold i"), List.of("lease in ms", "writer field of hold i"));
 
+    /**
+     * Renews holds that have no read hold timeouts (reentrant, fenced, fair and write holds).
+     * @param script {@code renew} or {@code rw-write-renew}
+     * @param lockKeys lock key of each hold
+     * @param leaseMillis the lease every renewed hold gets
+     * @param ownerFields owner field of each hold, in the order of {@code lockKeys}
+     */
+    public RenewHolds(LuaScript script, List<String> lockKeys, long leaseMillis, List<String> ownerFields) {
+        this(script, lockKeys, leaseMillis, ownerFields, List.of());
+    }
+
     /** Checks that the script is a renewal script and that every key has its owner field. */
     public RenewHolds {
         lockKeys = List.copyOf(lockKeys);
         ownerFields = List.copyOf(ownerFields);
+        readHoldTimeouts = List.copyOf(readHoldTimeouts);
         if (lockKeys.size() != ownerFields.size()) {
             throw new IllegalArgumentException("'ownerFields' must have one field per lock key: " + lockKeys.size()
                     + " keys, " + ownerFields.size() + " fields");
@@ -52,7 +74,7 @@ public record RenewHolds(LuaScript script, List<String> lockKeys, long leaseMill
 
     @Override
     public String[] keys() {
-        return lockKeys.toArray(String[]::new);
+        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKeys.toArray(String[]::new));
     }
 
     @Override

@@ -6,16 +6,24 @@ import org.jspecify.annotations.Nullable;
 /**
  * Takes or re-enters the write side, claiming it for a caller that waits; replies {@code null} when acquired, else how long to park in ms.
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companion keys and channels are named by the script from the lock key.
+ * channels are named by the script from the lock key; the read hold timeouts it decides on are declared
+ * (see {@link ReadHoldTimeouts}).
  */
 public record WriteAcquire(
-        String lockKey, long leaseMillis, String writerField, long waitMillis, long claimTimeoutMillis, long parkMillis)
+        String lockKey,
+        String waitingWriters,
+        List<String> readHoldTimeouts,
+        long leaseMillis,
+        String writerField,
+        long waitMillis,
+        long claimTimeoutMillis,
+        long parkMillis)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_WRITE_ACQUIRE,
-            List.of("lock key"),
+            List.of("lock key", "waiting writers", "read hold timeouts"),
             List.of(
                     "lease in ms",
                     "writer field",
@@ -30,7 +38,7 @@ public record WriteAcquire(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey};
+        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey, waitingWriters);
     }
 
     @Override

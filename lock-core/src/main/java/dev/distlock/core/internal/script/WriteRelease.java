@@ -6,10 +6,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * Releases one write hold, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (released).
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companion keys and channels are named by the script from the lock key.
+ * companions and channels are named by the script from the lock key; the read hold timeouts it decides
+ * on are declared (see {@link ReadHoldTimeouts}).
  */
 public record WriteRelease(
         String lockKey,
+        List<String> readHoldTimeouts,
         long leaseMillis,
         String writerField,
         String requestNumber,
@@ -20,7 +22,7 @@ public record WriteRelease(
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_WRITE_RELEASE,
-            List.of("lock key"),
+            List.of("lock key", "read hold timeouts"),
             List.of("lease in ms", "writer field", "request number", "latch lifetime in ms", "publish flags"));
 
     @Override
@@ -30,7 +32,7 @@ public record WriteRelease(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey};
+        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey);
     }
 
     @Override

@@ -3,9 +3,11 @@ package dev.distlock.core.internal.watchdog;
 import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.hold.LocalHolds;
+import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.RenewHolds;
 import dev.distlock.core.internal.script.ScriptExecutor;
+import dev.distlock.core.internal.script.Scripts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -164,7 +166,8 @@ public final class LeaseWatchdog {
                                     script,
                                     batch.stream().map(Hold::key).toList(),
                                     leaseMillis,
-                                    batch.stream().map(Hold::ownerField).toList())
+                                    batch.stream().map(Hold::ownerField).toList(),
+                                    readHoldTimeouts(script, batch))
                             .run(executor);
                 } catch (RuntimeException ex) {
                     reply = CompletableFuture.failedFuture(ex);
@@ -218,6 +221,23 @@ public final class LeaseWatchdog {
                             send(script, batch, retryUntil);
                         },
                         replies);
+    }
+
+    /**
+     * The timeout keys of the read holds in a batch, declared so that the script decides on no key
+     * a slot migration may have moved away: holds 1 to the count this client knows of per owner. A
+     * hold Redis counts beyond those is not renewed (this client does not know of it), and cannot
+     * alone make the renewal report the owner's lease lost.
+     */
+    private static List<String> readHoldTimeouts(LuaScript script, List<Hold> batch) {
+        if (!script.equals(Scripts.RW_READ_RENEW)) {
+            return List.of();
+        }
+        List<String> keys = new ArrayList<>();
+        for (Hold hold : batch) {
+            keys.addAll(RedissonLayout.readHoldTimeouts(hold.key(), hold.ownerField(), hold.count()));
+        }
+        return keys;
     }
 
     private <T> CompletableFuture<T> boundReply(CompletableFuture<T> reply) {
