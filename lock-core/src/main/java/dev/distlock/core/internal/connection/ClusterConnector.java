@@ -9,16 +9,19 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 
 /**
  * A Redis Cluster. Scripts are routed by their first key's slot and follow MOVED/ASK redirects.
@@ -38,6 +41,8 @@ final class ClusterConnector implements RedisConnector {
     private final long timeoutMillis;
     private final ConnectionChanges changes;
     private final Runnable onClose;
+    private final List<Runnable> topologyCallbacks = new CopyOnWriteArrayList<>();
+    private final Disposable topologyEvents;
     private volatile @Nullable Boolean sharded;
     private final ClusterEvictionCheck evictionCheck;
 
@@ -60,6 +65,13 @@ final class ClusterConnector implements RedisConnector {
         this.evictionCheck = new ClusterEvictionCheck(client, this::openCommands);
         this.commands = new LazyConnection<>(() -> evictionCheck.opened(client.connect(StringCodec.UTF8)), description);
         this.pubSub = new LazyConnection<>(() -> client.connectPubSub(StringCodec.UTF8), description);
+        // With shared resources this also hears other clients' clusters: callers compare nodes, so a
+        // change elsewhere costs them a look, nothing more.
+        this.topologyEvents = client.getResources()
+                .eventBus()
+                .get()
+                .filter(ClusterTopologyChangedEvent.class::isInstance)
+                .subscribe(event -> topologyCallbacks.forEach(Runnable::run));
     }
 
     @Override
@@ -144,6 +156,22 @@ final class ClusterConnector implements RedisConnector {
     }
 
     @Override
+    public @Nullable String shardServer(String channel) {
+        StatefulRedisClusterPubSubConnection<String, String> connection = pubSub.current();
+        if (connection == null || !Boolean.TRUE.equals(sharded)) {
+            return null;
+        }
+        // The partitions the pub/sub connection routes SSUBSCRIBE by, reloaded after each topology refresh.
+        RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(channel));
+        return master == null ? null : master.getNodeId();
+    }
+
+    @Override
+    public void onTopologyChange(Runnable callback) {
+        topologyCallbacks.add(callback);
+    }
+
+    @Override
     public boolean exactSubscriberCounts() {
         return false;
     }
@@ -160,6 +188,7 @@ final class ClusterConnector implements RedisConnector {
 
     @Override
     public void close() {
+        topologyEvents.dispose();
         synced.close();
         nodeClient.shutdown();
         pubSub.close();

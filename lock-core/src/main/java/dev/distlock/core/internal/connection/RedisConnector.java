@@ -3,6 +3,7 @@ package dev.distlock.core.internal.connection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The two long-lived connections a lock client needs, whatever the topology: one multiplexed
@@ -75,6 +76,25 @@ public interface RedisConnector extends AutoCloseable {
     default boolean shardedPubSub() {
         return false;
     }
+
+    /**
+     * Returns the node that serves a sharded channel now: the id of the master of the channel's
+     * Cluster slot, as the pub/sub connection routes a {@code SSUBSCRIBE} to it. A subscription made
+     * on another node is lost for good once that node stops serving the slot (a failover, a slot
+     * migration), so it must be made again where this points.
+     * @param channel a channel name
+     * @return the serving node's id, or {@code null} where channels are not sharded or the node is not known yet
+     */
+    default @Nullable String shardServer(String channel) {
+        return null;
+    }
+
+    /**
+     * Registers a callback run whenever the topology may have changed (a Cluster's slots moved to
+     * other nodes); a hint, run on a Lettuce thread that must not block.
+     * @param callback run at each change
+     */
+    default void onTopologyChange(Runnable callback) {}
 
     /**
      * Returns the command the scripts publish wake-ups with.

@@ -63,8 +63,9 @@ public final class LockEngine implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.subscriptions =
-                new UnlockSubscriptions(connector::pubSub, connector::shardedPubSub, scheduler, CHANNEL_LINGER);
+        this.subscriptions = new UnlockSubscriptions(
+                connector::pubSub, connector::shardedPubSub, connector::shardServer, scheduler, CHANNEL_LINGER);
+        connector.onTopologyChange(subscriptions::topologyChanged);
         this.calls = new RedisCalls(clientId, connector, subscriptions::connected, scheduler, options.commandTimeout());
         this.replies = new ReplyDeadlines(options.commandTimeout(), connector, scheduler, calls);
         this.watchdog = new LeaseWatchdog(

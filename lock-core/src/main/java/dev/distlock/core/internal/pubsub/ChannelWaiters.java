@@ -22,6 +22,8 @@ public final class ChannelWaiters {
     ScheduledFuture<?> unsubscribeTask;
     /** Whether the server confirmed the subscription and nothing since suggests it was lost. */
     volatile boolean confirmed;
+    /** The node the latest sharded SSUBSCRIBE went to, or {@code null} (not sharded, or not known). */
+    volatile @Nullable String servedBy;
     /** Whether a subscription attempt is in flight or scheduled, so that retries do not pile up. */
     boolean subscribing;
     /** Subscribe confirmations the server sent for the channel; every one after the first is a re-subscription. */

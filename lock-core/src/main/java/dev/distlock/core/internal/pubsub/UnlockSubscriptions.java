@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -26,7 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>In a Redis 7+ Cluster the channels are sharded ({@code SSUBSCRIBE}, routed to the node that
  * serves the channel's slot), as Redisson's are there, so that either library's releases wake the
- * other's waiters.
+ * other's waiters. A sharded subscription lives on one node: when the slot moves to another node (its
+ * master failed and a replica was promoted, or the slot migrated) the releases are published there
+ * and the old node's connection may never come back, so the channel is subscribed anew on the node
+ * now serving it, and its waiters re-check the lock.
  */
 public final class UnlockSubscriptions {
 
@@ -43,6 +47,7 @@ public final class UnlockSubscriptions {
 
     private final Supplier<StatefulRedisPubSubConnection<String, String>> connector;
     private final BooleanSupplier sharded;
+    private final Function<String, @Nullable String> shardServer;
     private final ScheduledExecutorService scheduler;
     private final Duration linger;
     private final Map<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
@@ -67,7 +72,7 @@ public final class UnlockSubscriptions {
             Supplier<StatefulRedisPubSubConnection<String, String>> connector,
             ScheduledExecutorService scheduler,
             Duration linger) {
-        this(connector, () -> false, scheduler, linger);
+        this(connector, () -> false, channel -> null, scheduler, linger);
     }
 
     /**
@@ -83,8 +88,28 @@ public final class UnlockSubscriptions {
             BooleanSupplier sharded,
             ScheduledExecutorService scheduler,
             Duration linger) {
+        this(connector, sharded, channel -> null, scheduler, linger);
+    }
+
+    /**
+     * Creates the registry; nothing connects until the first subscription.
+     * @param connector opens (or returns) the pub/sub connection
+     * @param sharded whether channels are sharded (asked at each subscription; may throw while the
+     *     servers cannot be asked, which counts as a failed subscription)
+     * @param shardServer the node that serves a sharded channel now, or {@code null} when unknown or
+     *     not sharded; see {@link #topologyChanged()}
+     * @param scheduler runs delayed unsubscriptions and subscription retries
+     * @param linger how long an unused channel stays subscribed
+     */
+    public UnlockSubscriptions(
+            Supplier<StatefulRedisPubSubConnection<String, String>> connector,
+            BooleanSupplier sharded,
+            Function<String, @Nullable String> shardServer,
+            ScheduledExecutorService scheduler,
+            Duration linger) {
         this.connector = connector;
         this.sharded = sharded;
+        this.shardServer = shardServer;
         this.scheduler = scheduler;
         this.linger = linger;
     }
@@ -157,7 +182,10 @@ public final class UnlockSubscriptions {
         CompletableFuture<Void> reply;
         try {
             StatefulRedisPubSubConnection<String, String> pubSub = connection();
-            reply = (sharded.getAsBoolean()
+            boolean shard = sharded.getAsBoolean();
+            // Where the SSUBSCRIBE goes: the pub/sub connection routes it by the same partitions.
+            waiters.servedBy = shard ? shardServer.apply(waiters.channel()) : null;
+            reply = (shard
                             ? pubSub.async().ssubscribe(waiters.names())
                             : pubSub.async().subscribe(waiters.names()))
                     .toCompletableFuture();
@@ -218,6 +246,40 @@ public final class UnlockSubscriptions {
             waiters.confirmed = false;
             if (!waiters.subscribing) {
                 subscribe(waiters);
+            }
+        }
+    }
+
+    /**
+     * The Cluster's topology may have changed. Lettuce announces a change before it routes by the new
+     * topology, so the channels are compared with it now and once more a moment later.
+     */
+    public void topologyChanged() {
+        later(this::followMovedShards);
+        try {
+            scheduler.schedule(this::followMovedShards, RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException ex) {
+            // The client is closing.
+        }
+    }
+
+    /** Subscribes each sharded channel anew whose slot another node serves now than when it was subscribed. */
+    private synchronized void followMovedShards() {
+        if (closed) {
+            return;
+        }
+        for (ChannelWaiters waiters : channels.values()) {
+            String before = waiters.servedBy;
+            if (before == null) {
+                continue;
+            }
+            String now = shardServer.apply(waiters.channel());
+            if (now != null && !now.equals(before)) {
+                log.debug("Slot of {} moved from node {} to {}; subscribing there", waiters.channel(), before, now);
+                waiters.confirmed = false;
+                if (!waiters.subscribing) {
+                    subscribe(waiters);
+                }
             }
         }
     }
