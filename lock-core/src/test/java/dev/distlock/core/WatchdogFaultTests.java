@@ -181,7 +181,8 @@ class WatchdogFaultTests {
         List<Long> reads = engine.scripts()
                 .<List<Long>>run(
                         Scripts.RW_READ_RENEW,
-                        new String[] {read, bad},
+                        // The read hold's timeout key is declared after the lock keys, as the client sends it.
+                        new String[] {read, bad, "{" + read + "}:" + engine.ownerField(owner) + ":rwlock_timeout:1"},
                         "60000",
                         engine.ownerField(owner),
                         engine.ownerField(owner))
