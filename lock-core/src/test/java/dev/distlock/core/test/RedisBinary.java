@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * then {@code redis-server} on {@code PATH}, then the binary shipped inside the
  * {@code com.github.codemonstur:embedded-redis} jar (extracted once per JVM).
  * {@code DISTLOCK_REDIS_SERVER=embedded} skips the first two, so a machine with Redis 7 installed
- * can still run the suite on the embedded Redis 6.2.
+ * can still run the suite on the embedded Redis 6.2. Valkey's {@code valkey-server} works too, and
+ * so does the start script {@code .ci/fetch-servers} writes for Valkey 8.1 and Redis 8.0.
  */
 final class RedisBinary {
 
@@ -33,8 +34,12 @@ final class RedisBinary {
 
     private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.(\\d+)");
 
+    /** {@code Redis server v=7.0.15 sha=...} or {@code Valkey server v=8.1.1 sha=...}. */
+    private static final Pattern PRODUCT_AND_VERSION = Pattern.compile("(\\w+) server v=(\\S+)");
+
     private static volatile Optional<Path> found;
     private static volatile int majorVersion = -1;
+    private static volatile String description;
 
     private RedisBinary() {}
 
@@ -55,20 +60,42 @@ final class RedisBinary {
         return majorVersion;
     }
 
+    /**
+     * Names the server product and version of the binary {@link #find()} chose, as its
+     * {@code --version} says: Valkey answers as {@code Valkey server v=8.1.1}, and its major version
+     * counts as a Redis major version, since Valkey 8 has every Redis 7.2 command the tests need.
+     * @return e.g. {@code Valkey 8.1.1 (/path/to/redis-server)}, or {@code none} when there is no binary
+     */
+    static synchronized String describe() {
+        if (description == null) {
+            description = find().map(binary -> {
+                        Matcher matcher = PRODUCT_AND_VERSION.matcher(versionOutput(binary));
+                        String product = matcher.find() ? matcher.group(1) + " " + matcher.group(2) : "unknown server";
+                        return product + " (" + binary + ")";
+                    })
+                    .orElse("none");
+        }
+        return description;
+    }
+
     private static int versionOf(Path binary) {
+        Matcher matcher = VERSION.matcher(versionOutput(binary));
+        return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
+    }
+
+    private static String versionOutput(Path binary) {
         try {
             Process process = new ProcessBuilder(binary.toString(), "--version")
                     .redirectErrorStream(true)
                     .start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             process.waitFor(10, TimeUnit.SECONDS);
-            Matcher matcher = VERSION.matcher(output);
-            return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
+            return output;
         } catch (IOException ex) {
-            return 0;
+            return "";
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            return 0;
+            return "";
         }
     }
 
