@@ -34,12 +34,8 @@ final class RedisBinary {
 
     private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.(\\d+)");
 
-    /** {@code Redis server v=7.0.15 sha=...} or {@code Valkey server v=8.1.1 sha=...}. */
-    private static final Pattern PRODUCT_AND_VERSION = Pattern.compile("(\\w+) server v=(\\S+)");
-
     private static volatile Optional<Path> found;
     private static volatile int majorVersion = -1;
-    private static volatile String description;
 
     private RedisBinary() {}
 
@@ -58,24 +54,6 @@ final class RedisBinary {
             majorVersion = find().map(RedisBinary::versionOf).orElse(0);
         }
         return majorVersion;
-    }
-
-    /**
-     * Names the server product and version of the binary {@link #find()} chose, as its
-     * {@code --version} says: Valkey answers as {@code Valkey server v=8.1.1}, and its major version
-     * counts as a Redis major version, since Valkey 8 has every Redis 7.2 command the tests need.
-     * @return e.g. {@code Valkey 8.1.1 (/path/to/redis-server)}, or {@code none} when there is no binary
-     */
-    static synchronized String describe() {
-        if (description == null) {
-            description = find().map(binary -> {
-                        Matcher matcher = PRODUCT_AND_VERSION.matcher(versionOutput(binary));
-                        String product = matcher.find() ? matcher.group(1) + " " + matcher.group(2) : "unknown server";
-                        return product + " (" + binary + ")";
-                    })
-                    .orElse("none");
-        }
-        return description;
     }
 
     private static int versionOf(Path binary) {

@@ -119,14 +119,6 @@ public final class RedisServers {
     }
 
     /**
-     * Names the product and version of the servers the fixture starts.
-     * @return e.g. {@code Valkey 8.1.1 (/path/to/redis-server)} or {@code Redis 6.2.6 (...)}
-     */
-    public static String describe() {
-        return RedisBinary.describe();
-    }
-
-    /**
      * Skips the calling test unless the fixture starts Redis 7 or later (sharded pub/sub, ACL
      * selectors, TLS builds), saying how to run it.
      * @param feature what needs Redis 7, for the skip message
