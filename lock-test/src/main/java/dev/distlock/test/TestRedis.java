@@ -61,17 +61,39 @@ public final class TestRedis {
     }
 
     /**
-     * Returns the server's version, from {@code INFO server}.
-     * @return e.g. {@code 7.0.15}, or {@code 6.2.6} for the embedded binary
+     * Returns the server's version, from {@code INFO server}: Valkey's own version for a Valkey
+     * server, whose {@code redis_version} is the Redis version it is compatible with.
+     * @return e.g. {@code 7.0.15}, {@code 6.2.6} for the embedded binary, {@code 8.1.1} for Valkey 8.1
      */
     public String version() {
         String info = command("INFO", "server");
+        String version = isValkey(info) ? field(info, "valkey_version") : null;
+        if (version == null) {
+            version = field(info, "redis_version");
+        }
+        return version != null ? version : "unknown";
+    }
+
+    /**
+     * Returns the server's product, from {@code INFO server}.
+     * @return {@code Valkey} or {@code Redis}
+     */
+    public String product() {
+        return isValkey(command("INFO", "server")) ? "Valkey" : "Redis";
+    }
+
+    private static boolean isValkey(@Nullable String info) {
+        return "valkey".equals(field(info, "server_name"));
+    }
+
+    private static @Nullable String field(@Nullable String info, String name) {
+        String prefix = name + ":";
         for (String line : info != null ? info.split("\r?\n") : new String[0]) {
-            if (line.startsWith("redis_version:")) {
-                return line.substring("redis_version:".length()).trim();
+            if (line.startsWith(prefix)) {
+                return line.substring(prefix.length()).trim();
             }
         }
-        return "unknown";
+        return null;
     }
 
     /**

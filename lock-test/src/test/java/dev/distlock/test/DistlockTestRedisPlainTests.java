@@ -44,6 +44,20 @@ class DistlockTestRedisPlainTests {
     }
 
     @Test
+    void whenTheServerIsValkeyThenItsOwnVersionIsReportedNotTheRedisVersionItIsCompatibleWith() {
+        String info = redis.command("INFO", "server");
+        boolean valkey = info.contains("server_name:valkey");
+        String field = valkey ? "valkey_version:" : "redis_version:";
+        String expected = info.lines()
+                .filter(line -> line.startsWith(field))
+                .map(line -> line.substring(field.length()).trim())
+                .findFirst()
+                .orElseThrow();
+        assertThat(redis.version()).isEqualTo(expected);
+        assertThat(redis.product()).isEqualTo(valkey ? "Valkey" : "Redis");
+    }
+
+    @Test
     void whenACommandFailsThenTheErrorSaysWhy() {
         assertThatIllegalStateException()
                 .isThrownBy(() -> redis.command("NO-SUCH-COMMAND"))

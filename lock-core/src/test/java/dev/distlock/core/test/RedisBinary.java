@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * then {@code redis-server} on {@code PATH}, then the binary shipped inside the
  * {@code com.github.codemonstur:embedded-redis} jar (extracted once per JVM).
  * {@code DISTLOCK_REDIS_SERVER=embedded} skips the first two, so a machine with Redis 7 installed
- * can still run the suite on the embedded Redis 6.2.
+ * can still run the suite on the embedded Redis 6.2. Valkey's {@code valkey-server} works too, and
+ * so does the start script {@code .ci/fetch-servers} writes for Valkey 8.1 and Redis 8.0.
  */
 final class RedisBinary {
 
@@ -56,19 +57,23 @@ final class RedisBinary {
     }
 
     private static int versionOf(Path binary) {
+        Matcher matcher = VERSION.matcher(versionOutput(binary));
+        return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
+    }
+
+    private static String versionOutput(Path binary) {
         try {
             Process process = new ProcessBuilder(binary.toString(), "--version")
                     .redirectErrorStream(true)
                     .start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             process.waitFor(10, TimeUnit.SECONDS);
-            Matcher matcher = VERSION.matcher(output);
-            return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
+            return output;
         } catch (IOException ex) {
-            return 0;
+            return "";
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            return 0;
+            return "";
         }
     }
 

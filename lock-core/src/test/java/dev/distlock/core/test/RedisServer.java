@@ -44,6 +44,22 @@ public interface RedisServer extends AutoCloseable {
      */
     String command(String... args);
 
+    /**
+     * Names the server's product and version from {@code INFO server}. Valkey reports
+     * {@code server_name:valkey} and its own {@code valkey_version}; its {@code redis_version} is the
+     * Redis version it is compatible with (7.2.4 for Valkey 8), so it is not the one to show.
+     * @return e.g. {@code Redis 7.0.15} or {@code Valkey 8.1.1}
+     */
+    default String serverName() {
+        String info = command("INFO", "server");
+        String valkey = InfoFields.field(info, "valkey_version");
+        if ("valkey".equals(InfoFields.field(info, "server_name")) && valkey != null) {
+            return "Valkey " + valkey;
+        }
+        String redis = InfoFields.field(info, "redis_version");
+        return "Redis " + (redis != null ? redis : "(unknown version)");
+    }
+
     @Override
     default void close() {
         stop();

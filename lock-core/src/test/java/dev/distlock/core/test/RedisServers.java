@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Starts real Redis servers for tests, on free loopback ports: the {@code redis-server} binary on
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Assumptions;
 public final class RedisServers {
 
     private static final int START_ATTEMPTS = 5;
+    private static final Logger log = LoggerFactory.getLogger(RedisServers.class);
     private static RedisServer shared;
 
     private RedisServers() {}
@@ -33,6 +36,9 @@ public final class RedisServers {
     public static synchronized RedisServer shared() {
         if (shared == null || !shared.isRunning()) {
             RedisServer server = start();
+            if (shared == null) {
+                log.info("Test servers: {}, this one at {}", server.serverName(), server.uri());
+            }
             Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "distlock-redis-stop"));
             shared = server;
         }
