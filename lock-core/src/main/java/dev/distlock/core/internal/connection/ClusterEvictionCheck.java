@@ -64,7 +64,7 @@ final class ClusterEvictionCheck implements RedisConnectionStateListener {
             if (only == null || at(uri, only)) {
                 // Asynchronous throughout: this may run on a Redis I/O thread.
                 CompletableFuture<String> info = cluster.getConnectionAsync(uri.getHost(), uri.getPort())
-                        .thenCompose(nodeConnection -> nodeConnection.async().info("memory"));
+                        .thenCompose(nodeConnection -> nodeConnection.async().info());
                 policies.read(server, info);
             }
         }

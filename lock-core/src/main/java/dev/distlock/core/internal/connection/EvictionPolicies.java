@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code maxmemory-policy} of each server a client writes locks to, read from {@code INFO memory}
+ * The {@code maxmemory-policy} of each server a client writes locks to, read from {@code INFO}
  * when a connection to it opens (never per lock call), with a warning when the policy lets Redis
  * evict lock keys. Every policy but {@code noeviction} may: the {@code allkeys-*} ones evict any key,
  * and the {@code volatile-*} ones evict keys with a TTL, which every lock key has. {@code INFO}
@@ -29,11 +29,14 @@ public final class EvictionPolicies {
 
     private final Map<String, String> policies = new ConcurrentHashMap<>();
 
+    /** The same reply names the server's product and version, logged once per server. */
+    private final ServerIdentities identities = new ServerIdentities();
+
     /** The policy last logged per server, so that a reconnect to an unchanged server logs nothing. */
     private final Map<String, String> logged = new ConcurrentHashMap<>();
 
     /**
-     * Records a server's policy from its {@code INFO memory} reply once the reply arrives; an error
+     * Records a server's policy from its {@code INFO} reply once the reply arrives; an error
      * reply (the command refused) records {@code unknown}, a connection failure records nothing
      * (the next connect asks again).
      * @param server {@code host:port}
@@ -42,9 +45,10 @@ public final class EvictionPolicies {
     void read(String server, CompletionStage<String> info) {
         info.whenComplete((reply, failure) -> {
             if (failure == null) {
+                identities.record(server, reply);
                 record(server, policyIn(reply), maxmemoryIn(reply));
             } else if (unwrap(failure) instanceof RedisCommandExecutionException refused) {
-                log.debug("Redis at {} refused INFO memory: {}", server, refused.getMessage());
+                log.debug("Redis at {} refused INFO: {}", server, refused.getMessage());
                 record(server, UNKNOWN, null);
             } else {
                 log.debug("Cannot read the maxmemory-policy of Redis at {}: {}", server, failure.toString());
@@ -77,7 +81,7 @@ public final class EvictionPolicies {
             log.debug("Redis at {} has maxmemory-policy noeviction: lock keys are never evicted", server);
         } else if (policy.equals(UNKNOWN)) {
             log.info(
-                    "Cannot read the maxmemory-policy of Redis at {} (INFO memory refused or incomplete): unless it"
+                    "Cannot read the maxmemory-policy of Redis at {} (INFO refused or incomplete): unless it"
                             + " is noeviction, Redis may evict lock keys under memory pressure, and another client"
                             + " then takes a lock that is still held. See docs/failure-modes.md#eviction",
                     server);
@@ -116,13 +120,7 @@ public final class EvictionPolicies {
     }
 
     private static @Nullable String field(String info, String name) {
-        String prefix = name + ":";
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith(prefix)) {
-                return line.substring(prefix.length()).trim();
-            }
-        }
-        return null;
+        return InfoReply.field(info, name);
     }
 
     private static Throwable unwrap(Throwable failure) {

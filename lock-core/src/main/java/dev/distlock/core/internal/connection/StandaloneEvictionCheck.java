@@ -63,7 +63,7 @@ final class StandaloneEvictionCheck implements RedisConnectionStateListener {
         String server = server(address);
         // One server at a time: after a failover the old master no longer holds this client's locks.
         policies.retain(Set.of(server));
-        policies.read(server, connection.async().info("memory"));
+        policies.read(server, connection.async().info());
     }
 
     EvictionPolicies policies() {
