@@ -51,14 +51,7 @@ final class RedLockHold {
         this.ownerId = ownerId;
         this.quorum = locks.size() / 2 + 1;
         this.onEnd = onEnd;
-        // The rounds of the members' own watchdogs: a loss is found, and repaired, within one of them.
-        this.periodMillis = Math.max(
-                1,
-                locks.stream()
-                                .mapToLong(lock -> CompositeLocks.effectiveLeaseMillis(lock, LockEngine.WATCHDOG))
-                                .min()
-                                .orElse(3)
-                        / 3);
+        this.periodMillis = RedLockTiming.renewalPeriodMillis(locks);
     }
 
     /** Schedules the first round. */
