@@ -163,6 +163,24 @@ class RedLockRestartFaultTests {
     }
 
     @Test
+    void whenTwoMastersRestartEmptyDuringAnExplicitLeaseThenUnlockReportsTheLostLease() throws Exception {
+        RedLock lock = redLock();
+        long owner = RedisLock.newOwnerId();
+        assertThat(lock.tryLock(5, 30, TimeUnit.SECONDS, owner)).isTrue();
+
+        servers.get(0).restart();
+        servers.get(1).restart();
+
+        assertThat(lock.isHeldBy(owner)).isFalse();
+        assertThatThrownBy(() -> lock.unlock(owner))
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("lease was lost");
+        assertThat(servers.get(2).command("EXISTS", name))
+                .as("the hold left on the third master, released")
+                .isEqualTo("0");
+    }
+
+    @Test
     void whenAnotherOwnerTookARestartedMasterThenItIsTakenAgainOnlyOnceThatOwnerUnlocks() throws Exception {
         // Our clients reconnect 2 s after the restart, so the other client takes the master first.
         RedLock lock = redLock(Duration.ofSeconds(2));
