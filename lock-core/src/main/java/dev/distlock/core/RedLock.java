@@ -30,10 +30,24 @@ import java.util.concurrent.CompletableFuture;
  * away an earlier, re-entered hold of the same owner. With the watchdog lease ({@code -1}) the
  * lease is the members' watchdog timeout and every member keeps renewing its own hold.
  *
+ * <p><b>Keeping a majority.</b> A hold taken with the watchdog lease is also renewed as a whole
+ * every third of the members' watchdog timeout, on every master with the owner-checked renewal
+ * script (go-redsync's extend). While a quorum of masters confirm it, a master that answers that it
+ * lost it (restarted without persistence, evicted or expired the key) is taken again with one
+ * attempt, so that losing another master later still leaves a majority; a master that another owner
+ * holds now is not taken, and is asked again at the next round. Once a majority of masters answer
+ * that they no longer hold it, its lease is lost, as a single lock's is: a warning, {@link
+ * LockListener#onLeaseLost} with this lock's {@link #getName() name} (each listener of the members'
+ * clients and views hears it once), the members' holds are no longer renewed, {@link #isHeldBy}
+ * answers {@code false} and {@link #unlock()} throws {@link IllegalMonitorStateException}. A master
+ * that does not answer counts neither way: the next round asks again.
+ *
  * <p><b>Releasing.</b> {@link #unlock()} releases on every master in parallel; masters that are
- * down are skipped (their hold expires with its lease). It fails only when no master released it:
- * with an {@link IllegalMonitorStateException} when the reachable masters do not hold it, else with
- * the failures of the unreachable ones.
+ * down are skipped (their hold expires with its lease). It fails with an {@link
+ * IllegalMonitorStateException} when the reachable masters do not hold it, or when a majority of
+ * the masters answer that they no longer hold it (its lease was lost; the masters that still hold
+ * it release it all the same), and with the failures of the unreachable ones when no master
+ * released it.
  *
  * <p><b>Asynchronous use.</b> {@link #tryLockAsync}, {@link #lockAsync} and {@link #unlockAsync}
  * send every master's call at once through the members' asynchronous API and count the answers
@@ -43,7 +57,8 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Limits.</b> Redlock is only as safe as its timing assumptions. A holder whose process pauses
  * (GC, swapping, a stopped VM) longer than the validity keeps acting after its lock expired and
  * another client took it; a master whose clock jumps forward expires the hold early; a master that
- * restarts without persistence forgets the hold. Martin Kleppmann's critique
+ * restarts without persistence forgets the hold, and until it is taken again another client may
+ * take it there (with an explicit lease it is not taken again at all). Martin Kleppmann's critique
  * ("How to do distributed locking", 2016) explains why no lease-based lock can prevent two holders
  * in those cases. Where correctness matters, the protected resource must check a fencing token that
  * grows with every acquisition and reject writes carrying an older one; use Redlock only for

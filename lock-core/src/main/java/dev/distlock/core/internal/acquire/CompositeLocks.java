@@ -2,21 +2,28 @@ package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockException;
+import dev.distlock.core.LockListener;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.engine.SafeLockListener;
 import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.script.RenewHolds;
 import dev.distlock.core.internal.script.Scripts;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What the composite locks ({@code dev.distlock.core.internal.composite}) need to know about a
- * member that only this room can see: its key and server, its lease, and its owner-checked
- * renewal script. Members of other implementations get neutral answers.
+ * member that only this room can see: its key and server, its lease, its owner-checked renewal
+ * script, the hold its client keeps for an owner, and its listeners. Members of other
+ * implementations get neutral answers.
  */
 public final class CompositeLocks {
 
@@ -118,5 +125,56 @@ public final class CompositeLocks {
         }
         Hold hold = member.engine.holds().get(member.key, field);
         return RedissonLayout.readHoldTimeouts(member.key, field, hold == null ? 1 : hold.count());
+    }
+
+    /**
+     * Forgets the owner's hold of a member in the member's client, so that its watchdog no longer
+     * renews it, unless an unlock of that hold is under way.
+     * @param lock a member
+     * @param ownerId the owner
+     * @param reportLost whether to report a forgotten hold lost to the member's listeners
+     *     ({@code onLeaseLost} with the member's name), as its watchdog does when a renewal finds it gone
+     * @return {@code false} when an unlock of the hold is under way (the hold is left alone), else {@code true}
+     */
+    public static boolean forgetHold(RedisLock lock, long ownerId, boolean reportLost) {
+        if (!(lock instanceof KindHooks member)) {
+            return true;
+        }
+        Hold hold = member.engine.holds().get(member.key, member.ownerField(ownerId));
+        if (hold == null) {
+            return true;
+        }
+        if (hold.releasing()) {
+            return false;
+        }
+        if (member.engine.holds().remove(hold) && reportLost) {
+            member.engine.leaseLost(hold);
+        }
+        return true;
+    }
+
+    /**
+     * Returns one listener that tells every listener of the members once: their clients' listeners
+     * and those of the member views, however many members share one (a listener given to every
+     * client of a red lock hears an event about the red lock once, not once per master).
+     * @param locks the members
+     * @return the listener; it never throws
+     */
+    public static LockListener listenersOf(List<RedisLock> locks) {
+        Set<LockListener> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<LockListener> distinct = new ArrayList<>();
+        for (RedisLock lock : locks) {
+            if (lock instanceof KindHooks member) {
+                List<LockListener> listeners = new ArrayList<>();
+                listeners.add(member.engine.listener());
+                listeners.addAll(member.events().viewListeners());
+                for (LockListener listener : listeners) {
+                    List<LockListener> delegates =
+                            listener instanceof SafeLockListener safe ? safe.delegates() : List.of(listener);
+                    delegates.stream().filter(seen::add).forEach(distinct::add);
+                }
+            }
+        }
+        return SafeLockListener.of(distinct);
     }
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The one timer thread of all composite acquisitions: it ends a round that waited long enough and
- * a back-off pause. Whatever runs on it (the next round's member calls) only starts calls and
+ * a back-off pause, and runs the checks of the red locks' watchdog holds. Whatever runs on it (the next round's member calls) only starts calls and
  * returns, so one thread serves any number of waiting acquisitions.
  */
 final class Delays {
@@ -46,6 +46,15 @@ final class Delays {
         ScheduledFuture<?> task = TIMER.schedule(() -> due.complete(null), millis, TimeUnit.MILLISECONDS);
         due.whenComplete((ok, failure) -> task.cancel(false));
         return due;
+    }
+
+    /**
+     * Runs a step on the timer thread: a step that starts member calls or tells listeners, off the
+     * connection's I/O thread whose reply completed the stage before it.
+     * @param step what to run; it must only start calls and return
+     */
+    static void execute(Runnable step) {
+        TIMER.execute(step);
     }
 
     /**

@@ -140,6 +140,8 @@ public final class RedLockAcquisition extends CompositeAcquisition {
             if (wins) {
                 won = granted;
                 pending = null;
+                // Recorded before the caller can unlock, and under the monitor an abandon takes too.
+                RedLockHolds.acquired(locks, name, leaseMillis, ownerId);
             }
         }
         if (wins) {
@@ -206,6 +208,7 @@ public final class RedLockAcquisition extends CompositeAcquisition {
             step.cancel(false);
         }
         if (held != null) {
+            RedLockHolds.released(locks, ownerId);
             Members.releaseQuietly(held, ownerId);
         }
     }

@@ -1,5 +1,10 @@
 package dev.distlock.core.internal.composite;
 
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.acquire.CompositeLocks;
+import dev.distlock.core.internal.engine.LockEngine;
+import java.util.List;
+
 /** The time bounds of a red lock round, from Redis' description of Redlock. */
 public final class RedLockTiming {
 
@@ -27,5 +32,20 @@ public final class RedLockTiming {
      */
     public static long driftAllowanceMillis(long leaseMillis) {
         return leaseMillis / 100 + 2;
+    }
+
+    /**
+     * Returns how often a watchdog hold of a red lock is renewed and checked: every third of the
+     * shortest watchdog timeout of its members, the period of their own watchdogs, so that a master
+     * that lost the hold is taken again, or the loss of a majority found, within one of their rounds.
+     * @param locks one member per master
+     * @return the period in ms
+     */
+    static long renewalPeriodMillis(List<RedisLock> locks) {
+        long watchdog = locks.stream()
+                .mapToLong(lock -> CompositeLocks.effectiveLeaseMillis(lock, LockEngine.WATCHDOG))
+                .min()
+                .orElseThrow();
+        return Math.max(1, watchdog / 3);
     }
 }

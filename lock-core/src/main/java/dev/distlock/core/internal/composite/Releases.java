@@ -51,10 +51,13 @@ public final class Releases {
      * @param name the red lock's name, for messages
      * @param ownerId the owner
      * @return completes when some master released it; fails with an
-     *     {@link IllegalMonitorStateException} when the reachable masters do not hold it, else with
-     *     the failures of the unreachable ones
+     *     {@link IllegalMonitorStateException} when the reachable masters do not hold it, or when a
+     *     majority of the masters answered that they no longer did (its lease was lost; the others
+     *     release it all the same), else with the failures of the unreachable ones
      */
     public static CompletableFuture<Void> red(List<RedisLock> locks, String name, long ownerId) {
+        // Before any release is sent: a master the watchdog hold takes again from now on is given back.
+        RedLockHolds.released(locks, ownerId);
         List<CompletableFuture<@Nullable Throwable>> calls = locks.stream()
                 .map(lock -> Members.unlock(lock, ownerId).handle((ok, failure) -> Members.unwrap(failure)))
                 .toList();
@@ -82,6 +85,18 @@ public final class Releases {
             } else {
                 failures.add(new LockException("Cannot unlock red lock " + name + ": " + cause.getMessage(), cause));
             }
+        }
+        if (released > 0 && notHeld > masters - (masters / 2 + 1)) {
+            // A majority of masters answered that they no longer held it: its lease was lost, as a
+            // single lock's unlock reports one; the holds left on the others are released all the same.
+            IllegalMonitorStateException ex = new IllegalMonitorStateException("Cannot unlock red lock " + name
+                    + ": its lease was lost: " + notHeld + " of its " + masters
+                    + " masters no longer held it for owner "
+                    + ownerId + " (expired, restarted without persistence, evicted or force-unlocked), more than a"
+                    + " quorum allows; the " + released + " that still did released it; first master: "
+                    + (firstNotHeld != null ? firstNotHeld.getMessage() : "-"));
+            failures.forEach(ex::addSuppressed);
+            throw ex;
         }
         if (released > 0) {
             if (!failures.isEmpty()) {

@@ -29,6 +29,15 @@ public final class SafeLockListener implements LockListener {
         return new SafeLockListener(listeners);
     }
 
+    /**
+     * Returns the listeners told, for an event about several clients' locks at once (a red lock)
+     * that each listener must hear once, however many of those clients it was given to.
+     * @return the listeners, in order
+     */
+    public List<LockListener> delegates() {
+        return delegates;
+    }
+
     @Override
     public void onAcquired(String lockName, long ownerId, long waitNanos) {
         guard(listener -> listener.onAcquired(lockName, ownerId, waitNanos), "onAcquired", lockName);
