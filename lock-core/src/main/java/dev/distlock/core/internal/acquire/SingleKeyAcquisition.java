@@ -15,13 +15,14 @@ import org.jspecify.annotations.Nullable;
  * trying and parking until a wake-up arrives or the holder's remaining lease passes, within the
  * caller's wait. A park is a future completed by the pub/sub message or by a timer. Where the kind
  * allows, a caller that finds other local callers waiting for the lock first waits in their
- * {@link LocalWaiterLines line} and tries only once it heads it.
+ * {@link LocalWaiterLines line} and tries only once it heads it; {@link LocalLinePlace} takes those
+ * steps, and this class goes on from where each of them ends.
  *
  * <p>Steps run one after another, each on the thread that completed the previous one's future (a
  * Redis I/O thread, the pub/sub thread or the client's timer), so the fields need no locking; only
  * {@link #cancel()} comes from elsewhere, and it only flags the call and cuts its park short.
  */
-public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
+public final class SingleKeyAcquisition {
 
     /** Longest park when the holder's lease is unknown (no TTL on the key, or Redis not answering). */
     static final long UNKNOWN_TTL_PARK_MILLIS = 1000;
@@ -44,14 +45,21 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
     /** What the first attempt answered (ms until the holder's lease ends), for a waiter that parks at once. */
     private @Nullable Long firstRefusal;
 
+    private final LocalLinePlace line;
+
     private @Nullable Long token;
     /** Whether the latest attempt kept this client listed as a waiting client (targeted wake-ups). */
     private volatile boolean keptListing;
-    /** Whether the call heads its lock's local line: it hands the line on when it ends. */
-    private boolean headsLine;
     /** When the latest attempt was written: a grant's lease started in Redis after this. */
     private volatile long lastAttemptSent;
 
+    /**
+     * Creates the call; nothing is sent before {@link #start()}.
+     * @param lock the kind's hooks, for the lock to acquire
+     * @param waitMillis the caller's wait in ms: {@code 0} for one attempt, negative for as long as needed
+     * @param leaseMillis the lease in ms, or {@link LockEngine#WATCHDOG}
+     * @param ownerId the owner to acquire for
+     */
     public SingleKeyAcquisition(KindHooks lock, long waitMillis, long leaseMillis, long ownerId) {
         this.lock = lock;
         this.engine = lock.engine;
@@ -61,6 +69,7 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
         this.leaseMillis = leaseMillis;
         this.ownerId = ownerId;
         this.attempts = new Attempts(lock, leaseMillis, ownerId);
+        this.line = new LocalLinePlace(this, lock, ownerId);
         this.outcome = new AcquisitionOutcome(this, lock, attempts, leaseMillis, budget.start(), this::leaveChannel);
         this.result = outcome.result();
     }
@@ -117,87 +126,50 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
             firstAttempt(waitMillis);
             return;
         }
-        LocalWaiterLines.Queued place = engine.waiterLines().enter(lock.key, this);
+        LocalWaiterLines.Queued place = line.enter();
         if (place == null) {
-            headsLine = true;
             firstAttempt(waitMillis);
         } else {
-            waitForTurn(place);
+            line.waitForTurn(place, budget, this::park).thenAccept(this::takeTurn);
         }
     }
 
     /**
-     * Waits in the line without a Redis call until this call heads it, its wait ends, the caller
-     * cancels or the client closes. A wait that ends in the line makes one attempt before giving up,
-     * as a caller outside it would have: a timeout means the lock was seen held.
+     * Goes on from a wait in the local line. A wait that ends in the line makes one attempt before
+     * giving up, as a caller outside it would have: a timeout means the lock was seen held.
      */
-    private void waitForTurn(LocalWaiterLines.Queued place) {
-        CompletableFuture<@Nullable ChannelWaiters> turn = place.turn;
-        // Ends at once when the client is closing.
-        CompletableFuture<Void> waitEnds =
-                waitMillis < 0 ? null : engine.calls().delay(remainingMillis());
-        if (waitEnds != null) {
-            waitEnds.thenRun(() -> turn.complete(null));
-        }
-        park(turn);
-        if (engine.isClosed()) {
-            // close() swept the lines before this call entered one.
-            turn.complete(null);
-        }
-        turn.whenComplete((channel, failure) -> {
-            if (waitEnds != null) {
-                // Stops its timer.
-                waitEnds.complete(null);
-            }
-            boolean left = place.leftWaiting();
-            if (left || place.reenters()) {
-                engine.waiterLines().remove(lock.key, place);
-                if (engine.isClosed()) {
-                    outcome.failed(engine.calls().closedException(lock.name, null));
-                } else if (cancelled) {
-                    outcome.withdrawnUntried();
-                } else if (left) {
-                    // One attempt that queues nothing in Redis.
-                    firstAttempt(0);
-                } else {
-                    // Its owner took the lock: it re-enters past the line, or lines up again if that hold
-                    // has gone meanwhile.
-                    begin();
-                }
-                return;
-            }
-            headsLine = true;
-            waiters = channel;
-            if (stopped(false)) {
-                return;
-            }
-            if (channel != null && place.holderWakes) {
-                // The previous head holds the lock now and its release will be heard here: trying first
-                // would only be refused. Parked until that hold's lease can lapse (no release is heard
-                // then), and at most the unknown-lease bound, in case the hold is lost without a release.
-                long leaseLeft = place.holderLeaseLeftMillis;
-                parkOrGiveUp(leaseLeft < 0 ? UNKNOWN_TTL_PARK_MILLIS : Math.min(leaseLeft, UNKNOWN_TTL_PARK_MILLIS));
-            } else if (channel != null) {
-                // Subscribed since before the previous head ended: a refusal now parks until the release.
-                attemptWhileWaiting();
+    private void takeTurn(LocalLinePlace.Turn turn) {
+        if (turn.ending() != LocalLinePlace.Ending.HEADS) {
+            if (engine.isClosed()) {
+                outcome.failed(engine.calls().closedException(lock.name, null));
+            } else if (cancelled) {
+                outcome.withdrawnUntried();
+            } else if (turn.ending() == LocalLinePlace.Ending.LEFT_WAITING) {
+                // One attempt that queues nothing in Redis.
+                firstAttempt(0);
             } else {
-                firstAttempt(waitMillis);
+                // Its owner took the lock: it re-enters past the line, or lines up again if that hold
+                // has gone meanwhile.
+                begin();
             }
-        });
-    }
-
-    /**
-     * Joins the lock's wake-up channel for this call as it is made the head of the line, while the
-     * previous head still listens there.
-     * @return the channel, or {@code null} when it cannot be joined now
-     */
-    @Override
-    public @Nullable ChannelWaiters joinForTurn() {
-        try {
-            return lock.join(ownerId);
-        } catch (RuntimeException ex) {
-            // Closed as the line moved on: this call must still get its turn, to find the client closed.
-            return null;
+            return;
+        }
+        ChannelWaiters channel = turn.channel();
+        waiters = channel;
+        if (stopped(false)) {
+            return;
+        }
+        if (turn.holderWakes()) {
+            // The previous head holds the lock now and its release will be heard here: trying first
+            // would only be refused. Parked until that hold's lease can lapse (no release is heard
+            // then), and at most the unknown-lease bound, in case the hold is lost without a release.
+            long leaseLeft = turn.holderLeaseLeftMillis();
+            parkOrGiveUp(leaseLeft < 0 ? UNKNOWN_TTL_PARK_MILLIS : Math.min(leaseLeft, UNKNOWN_TTL_PARK_MILLIS));
+        } else if (channel != null) {
+            // Subscribed since before the previous head ended: a refusal now parks until the release.
+            attemptWhileWaiting();
+        } else {
+            firstAttempt(waitMillis);
         }
     }
 
@@ -215,7 +187,7 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
         }
     }
 
-    @Override
+    /** @return the owner the call acquires for */
     public long ownerId() {
         return ownerId;
     }
@@ -408,21 +380,8 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
     private void leaveChannel(boolean acquired) {
         ChannelWaiters channel = waiters;
         waiters = null;
-        if (acquired) {
-            // Before the line moves on: this owner's other calls re-enter rather than head it.
-            engine.waiterLines().ownerHolds(lock.key, ownerId);
-        }
-        if (headsLine) {
-            headsLine = false;
-            // The next in line joins the channel before this call leaves it.
-            engine.waiterLines()
-                    .headDone(
-                            lock.key,
-                            this,
-                            channel,
-                            acquired && lock.releaseWakesLocalWaiters(this),
-                            leaseLeftMillis());
-        }
+        // The next in line joins the channel before this call leaves it.
+        line.callEnded(channel, acquired);
         if (channel != null) {
             channel.leave();
         }
@@ -432,7 +391,7 @@ public final class SingleKeyAcquisition implements LocalWaiterLines.Waiter {
      * @return ms until the lease of this call's grant can lapse: it started in Redis after the
      *     granting attempt was written; {@code -1} when the watchdog renews it
      */
-    private long leaseLeftMillis() {
+    long leaseLeftMillis() {
         if (leaseMillis == LockEngine.WATCHDOG) {
             return -1;
         }

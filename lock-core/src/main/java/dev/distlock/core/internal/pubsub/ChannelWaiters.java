@@ -16,18 +16,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ChannelWaiters {
 
-    final CompletableFuture<Void> ready = new CompletableFuture<>();
-
-    @Nullable
-    ScheduledFuture<?> unsubscribeTask;
-    /** Whether the server confirmed the subscription and nothing since suggests it was lost. */
-    volatile boolean confirmed;
-    /** The node the latest sharded SSUBSCRIBE went to, or {@code null} (not sharded, or not known). */
-    volatile @Nullable String servedBy;
-    /** Whether a subscription attempt is in flight or scheduled, so that retries do not pile up. */
-    boolean subscribing;
-    /** Subscribe confirmations the server sent for the channel; every one after the first is a re-subscription. */
-    final AtomicInteger confirmations = new AtomicInteger();
+    /** Where the channel's subscription stands; moved by {@link UnlockSubscriptions} as it sends the commands. */
+    final ChannelSubscription subscription = new ChannelSubscription();
 
     private final String channel;
     private final @Nullable String alias;
@@ -66,7 +56,7 @@ public final class ChannelWaiters {
 
     /** @return whether the channel is subscribed, confirmed by the server, with no sign of a lost subscription since */
     public boolean confirmed() {
-        return confirmed;
+        return subscription.confirmed();
     }
 
     /** @return how many local callers wait on this channel now */
@@ -76,7 +66,7 @@ public final class ChannelWaiters {
 
     /** @return completes when the first SUBSCRIBE was confirmed, or exceptionally when it failed */
     public CompletableFuture<Void> ready() {
-        return ready;
+        return subscription.ready;
     }
 
     /**

@@ -2,11 +2,8 @@ package dev.distlock.core.internal.pubsub;
 
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -31,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * master failed and a replica was promoted, or the slot migrated) the releases are published there
  * and the old node's connection may never come back, so the channel is subscribed anew on the node
  * now serving it, and its waiters re-check the lock.
+ *
+ * <p>This class opens the connection, sends the commands and reacts to their replies and to what the
+ * server reports, under its monitor; which channels are subscribed is kept by {@link
+ * SubscribedChannels}, and where each subscription stands by its {@link ChannelSubscription}.
  */
 public final class UnlockSubscriptions {
 
@@ -50,12 +51,7 @@ public final class UnlockSubscriptions {
     private final Function<String, @Nullable String> shardServer;
     private final ScheduledExecutorService scheduler;
     private final Duration linger;
-    private final Map<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
-    /**
-     * Alias channels, including those of entries whose UNSUBSCRIBE is still in flight: a targeted
-     * wake-up that reaches the client in that window must be passed on, not dropped.
-     */
-    private final Map<String, ChannelWaiters> aliases = new ConcurrentHashMap<>();
+    private final SubscribedChannels channels = new SubscribedChannels();
 
     private volatile @Nullable StatefulRedisPubSubConnection<String, String> connection;
     private volatile boolean closed;
@@ -156,10 +152,7 @@ public final class UnlockSubscriptions {
         ChannelWaiters waiters = channels.get(channel);
         if (waiters == null) {
             waiters = new ChannelWaiters(channel, alias, onUnclaimed, onIdle, this);
-            channels.put(channel, waiters);
-            if (alias != null) {
-                aliases.put(alias, waiters);
-            }
+            channels.add(waiters);
             subscribe(waiters);
         }
         waiters.joined();
@@ -177,14 +170,13 @@ public final class UnlockSubscriptions {
 
     /** Sends the SUBSCRIBE of an entry; called with the monitor held. */
     private void subscribe(ChannelWaiters waiters) {
-        waiters.subscribing = true;
-        boolean retry = waiters.ready.isDone();
+        boolean retry = waiters.subscription.sending();
         CompletableFuture<Void> reply;
         try {
             StatefulRedisPubSubConnection<String, String> pubSub = connection();
             boolean shard = sharded.getAsBoolean();
             // Where the SSUBSCRIBE goes: the pub/sub connection routes it by the same partitions.
-            waiters.servedBy = shard ? shardServer.apply(waiters.channel()) : null;
+            waiters.subscription.sentTo(shard ? shardServer.apply(waiters.channel()) : null);
             reply = (shard
                             ? pubSub.async().ssubscribe(waiters.names())
                             : pubSub.async().subscribe(waiters.names()))
@@ -196,19 +188,16 @@ public final class UnlockSubscriptions {
     }
 
     private synchronized void subscribed(ChannelWaiters waiters, boolean retry, @Nullable Throwable failure) {
-        waiters.subscribing = false;
         if (failure == null) {
-            waiters.confirmed = true;
-            waiters.ready.complete(null);
+            waiters.subscription.succeeded();
             if (retry) {
                 // Releases published while the channel was not subscribed never reached us.
                 waiters.wakeWaiting();
             }
             return;
         }
-        waiters.confirmed = false;
-        waiters.ready.completeExceptionally(failure);
-        if (closed || channels.get(waiters.channel()) != waiters) {
+        waiters.subscription.failed(failure);
+        if (closed || !channels.isCurrent(waiters)) {
             return;
         }
         log.debug("SUBSCRIBE {} failed; retrying in {}", waiters.channel(), RETRY_DELAY, failure);
@@ -216,22 +205,22 @@ public final class UnlockSubscriptions {
     }
 
     private void retryLater(ChannelWaiters waiters) {
-        waiters.subscribing = true;
+        waiters.subscription.retryScheduled();
         try {
             scheduler.schedule(() -> resubscribe(waiters), RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException ex) {
-            waiters.subscribing = false;
+            waiters.subscription.retryEnded();
         }
     }
 
     private synchronized void resubscribe(ChannelWaiters waiters) {
-        waiters.subscribing = false;
-        if (closed || channels.get(waiters.channel()) != waiters || waiters.confirmed) {
+        waiters.subscription.retryEnded();
+        if (closed || !channels.isCurrent(waiters) || waiters.subscription.confirmed()) {
             return;
         }
         if (waiters.refs() == 0) {
             // Nobody waits: forget the channel instead of retrying; the next waiter subscribes anew.
-            forget(waiters);
+            channels.forget(waiters);
             return;
         }
         subscribe(waiters);
@@ -242,12 +231,7 @@ public final class UnlockSubscriptions {
         if (closed) {
             return;
         }
-        for (ChannelWaiters waiters : channels.values()) {
-            waiters.confirmed = false;
-            if (!waiters.subscribing) {
-                subscribe(waiters);
-            }
-        }
+        channels.all().forEach(this::restore);
     }
 
     /**
@@ -268,18 +252,15 @@ public final class UnlockSubscriptions {
         if (closed) {
             return;
         }
-        for (ChannelWaiters waiters : channels.values()) {
-            String before = waiters.servedBy;
+        for (ChannelWaiters waiters : channels.all()) {
+            String before = waiters.subscription.servedBy();
             if (before == null) {
                 continue;
             }
             String now = shardServer.apply(waiters.channel());
             if (now != null && !now.equals(before)) {
                 log.debug("Slot of {} moved from node {} to {}; subscribing there", waiters.channel(), before, now);
-                waiters.confirmed = false;
-                if (!waiters.subscribing) {
-                    subscribe(waiters);
-                }
+                restore(waiters);
             }
         }
     }
@@ -290,19 +271,23 @@ public final class UnlockSubscriptions {
         if (waiters == null || closed) {
             return;
         }
-        waiters.confirmed = false;
-        if (!waiters.subscribing) {
+        restore(waiters);
+    }
+
+    /** Sends the SUBSCRIBE of an entry that may have lost its subscription, unless one is on its way; called with the monitor held. */
+    private void restore(ChannelWaiters waiters) {
+        if (waiters.subscription.lost()) {
             subscribe(waiters);
         }
     }
 
     void confirmed(String channel, boolean sharded) {
         ChannelWaiters waiters = channels.get(channel);
-        if (waiters == null && !aliases.containsKey(channel)) {
+        if (waiters == null && !channels.isAlias(channel)) {
             later(() -> dropUnwanted(channel, sharded));
             return;
         }
-        if (waiters != null && waiters.confirmations.getAndIncrement() > 0) {
+        if (waiters != null && waiters.subscription.confirmedAgain()) {
             // Lettuce restored the subscription after a reconnect: messages in between were lost.
             waiters.wakeWaiting();
         }
@@ -314,7 +299,7 @@ public final class UnlockSubscriptions {
      */
     private synchronized void dropUnwanted(String channel, boolean sharded) {
         StatefulRedisPubSubConnection<String, String> pubSub = connection;
-        if (closed || pubSub == null || channels.containsKey(channel) || aliases.containsKey(channel)) {
+        if (closed || pubSub == null || channels.isWanted(channel)) {
             return;
         }
         try {
@@ -332,31 +317,27 @@ public final class UnlockSubscriptions {
         if (waiters.refs() == 0 && !closed) {
             // Under the monitor: a new waiter cannot join (and send anything) before this runs.
             waiters.idle();
-            waiters.unsubscribeTask =
-                    scheduler.schedule(() -> unsubscribeIfIdle(waiters), linger.toMillis(), TimeUnit.MILLISECONDS);
+            waiters.subscription.unsubscribeLater(
+                    scheduler.schedule(() -> unsubscribeIfIdle(waiters), linger.toMillis(), TimeUnit.MILLISECONDS));
         }
     }
 
     synchronized void cancelUnsubscribe(ChannelWaiters waiters) {
-        ScheduledFuture<?> task = waiters.unsubscribeTask;
-        if (task != null) {
-            task.cancel(false);
-            waiters.unsubscribeTask = null;
-        }
+        waiters.subscription.keep();
     }
 
     private synchronized void unsubscribeIfIdle(ChannelWaiters waiters) {
-        if (waiters.refs() > 0 || closed || channels.get(waiters.channel()) != waiters) {
+        if (waiters.refs() > 0 || closed || !channels.isCurrent(waiters)) {
             return;
         }
-        channels.remove(waiters.channel());
+        channels.unlist(waiters);
         Runnable hook = beforeUnsubscribe;
         if (hook != null) {
             hook.run();
         }
         StatefulRedisPubSubConnection<String, String> pubSub = connection;
         if (pubSub == null) {
-            forget(waiters);
+            channels.forget(waiters);
             return;
         }
         CompletableFuture<Void> reply;
@@ -374,16 +355,8 @@ public final class UnlockSubscriptions {
             if (failure != null) {
                 log.debug("UNSUBSCRIBE {} failed", waiters.channel(), failure);
             }
-            forget(waiters);
+            channels.forget(waiters);
         });
-    }
-
-    private void forget(ChannelWaiters waiters) {
-        channels.remove(waiters.channel(), waiters);
-        String alias = waiters.alias();
-        if (alias != null) {
-            aliases.remove(alias, waiters);
-        }
     }
 
     private synchronized StatefulRedisPubSubConnection<String, String> connection() {
@@ -410,22 +383,7 @@ public final class UnlockSubscriptions {
     }
 
     void onMessage(String channel, String message) {
-        ChannelWaiters waiters = channels.get(channel);
-        if (waiters == null) {
-            waiters = aliases.get(channel);
-            if (waiters != null && waiters.refs() == 0) {
-                waiters.unclaimed();
-                return;
-            }
-        }
-        if (waiters == null) {
-            return;
-        }
-        if (WAKE_ALL.equals(message)) {
-            waiters.wakeAll();
-        } else {
-            waiters.wakeOne();
-        }
+        channels.deliver(channel, message);
     }
 
     /**
@@ -447,7 +405,7 @@ public final class UnlockSubscriptions {
 
     /** @return how many waiters are parked on a wake-up now, for tests and diagnostics */
     public int parkedWaiters() {
-        return channels.values().stream().mapToInt(ChannelWaiters::parked).sum();
+        return channels.parkedWaiters();
     }
 
     /** Returns how many channels are subscribed now, for tests and diagnostics. @return count */
@@ -458,13 +416,7 @@ public final class UnlockSubscriptions {
     /** Wakes every waiter and refuses new ones; called when the client closes. */
     public synchronized void close() {
         closed = true;
-        channels.values().forEach(waiters -> {
-            // A waiter still waiting for its SUBSCRIBE must not sit out the command timeout.
-            waiters.ready.completeExceptionally(new IllegalStateException("lock client closed"));
-            waiters.wakeAll();
-        });
-        channels.clear();
-        aliases.clear();
+        channels.closeAll();
     }
 
     /**
