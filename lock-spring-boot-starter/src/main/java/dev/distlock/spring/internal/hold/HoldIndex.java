@@ -70,7 +70,11 @@ public final class HoldIndex {
             rest.remove(hold);
             return rest.isEmpty() ? null : List.copyOf(rest);
         });
-        if (holds.isEmpty()) {
+        notifyIfEmpty();
+    }
+
+    private void notifyIfEmpty() {
+        if (holds.isEmpty() && waiters.isEmpty()) {
             synchronized (emptied) {
                 emptied.notifyAll();
             }
@@ -96,13 +100,14 @@ public final class HoldIndex {
     }
 
     /**
-     * Waits until no hold is left or the time runs out.
+     * Waits until no hold is left and no acquisition is under way (a waiter granted the lock is
+     * indexed as a hold before its wait ends, so a hand-off never looks empty), or the time runs out.
      * @return the number of holds still held
      */
     int awaitEmpty(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (emptied) {
-            while (!holds.isEmpty()) {
+            while (!holds.isEmpty() || !waiters.isEmpty()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     break;
@@ -122,6 +127,7 @@ public final class HoldIndex {
 
     void waitEnded(Object token) {
         waiters.remove(token);
+        notifyIfEmpty();
     }
 
     public List<Waiter> waiters() {

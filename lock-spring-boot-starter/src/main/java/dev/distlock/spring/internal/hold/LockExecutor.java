@@ -192,11 +192,12 @@ public final class LockExecutor implements AutoCloseable {
     }
 
     /**
-     * Refuses every acquisition from now on with {@link LockShutdownException}; holds already taken
-     * stay held and renewed.
+     * Refuses every acquisition from now on with {@link LockShutdownException}, those already
+     * waiting included; holds already taken stay held and renewed.
      */
     void beginShutdown() {
         shuttingDown = true;
+        acquirer.abortWaits();
     }
 
     /**
@@ -207,7 +208,8 @@ public final class LockExecutor implements AutoCloseable {
     }
 
     /**
-     * Waits until every hold taken through this executor is released, or the time runs out.
+     * Waits until every hold taken through this executor is released and no acquisition is under
+     * way, or the time runs out.
      * @param timeout longest wait
      * @return the number of holds still held
      * @throws InterruptedException if interrupted
