@@ -93,6 +93,16 @@ public final class HoldIndex {
         return held == null ? null : held.get(0);
     }
 
+    /**
+     * Returns every hold of a lock name and owner, outermost first: the levels of a re-entered hold.
+     * @param eventName the lock name core reports
+     * @param ownerId the owner
+     * @return the holds, empty when none
+     */
+    List<Hold> levels(String eventName, long ownerId) {
+        return holds.getOrDefault(key(eventName, ownerId), List.of());
+    }
+
     List<Hold> all() {
         List<Hold> all = new ArrayList<>();
         holds.values().forEach(all::addAll);
@@ -163,7 +173,8 @@ public final class HoldIndex {
                         policy.name().toLowerCase(Locale.ROOT));
                 hold.observation.leaseLost();
             }
-            if (policy == LeaseLostPolicy.INTERRUPT) {
+            // A hold kept by its minimum hold outlived its method: its thread runs other work now.
+            if (policy == LeaseLostPolicy.INTERRUPT && !hold.deferred) {
                 Runnable canceller = hold.canceller;
                 if (canceller != null) {
                     canceller.run();

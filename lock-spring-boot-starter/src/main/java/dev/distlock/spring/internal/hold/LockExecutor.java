@@ -7,6 +7,7 @@ import dev.distlock.spring.LeaseLostPolicy;
 import dev.distlock.spring.LockLeaseExpiredException;
 import dev.distlock.spring.LockShutdownException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -246,12 +247,20 @@ public final class LockExecutor implements AutoCloseable {
                 hold.name(),
                 hold.request.description(),
                 timers.maxHold());
-        try {
-            if (hold.unlocked.compareAndSet(false, true)) {
-                hold.lock.unlock(hold.ownerId);
+        // Every level this owner re-entered goes too: one unlock would remove one level, and each
+        // nesting would extend the cap.
+        List<Hold> levels = new ArrayList<>(index.levels(hold.eventName, hold.ownerId));
+        if (!levels.contains(hold)) {
+            levels.add(hold);
+        }
+        for (Hold level : levels) {
+            try {
+                if (level.unlocked.compareAndSet(false, true)) {
+                    level.lock.unlock(level.ownerId);
+                }
+            } catch (RuntimeException ex) {
+                logger.debug("Releasing lock '{}' at max-hold failed", level.lock.getName(), ex);
             }
-        } catch (RuntimeException ex) {
-            logger.debug("Releasing lock '{}' at max-hold failed", hold.lock.getName(), ex);
         }
         index.leaseLost(hold.eventName, hold.ownerId);
     }
