@@ -69,6 +69,7 @@ final class LockAcquirer {
      * @param thread the holding thread, or {@code null} for an asynchronous hold
      * @return the hold, or {@code null} when the wait ran out
      * @throws InterruptedException if interrupted while waiting
+     * @throws LockShutdownException if the application is shutting down, or begins to while this waits
      * @throws LockException if Redis fails
      */
     @Nullable
