@@ -8,9 +8,11 @@ import dev.distlock.core.RedisLock;
 import dev.distlock.core.RedisReadWriteLock;
 import dev.distlock.core.test.RedisServer;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +66,31 @@ class EndpointWriteAccessTests {
                         .method(method, HttpRequest.BodyPublishers.noBody())
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> sendByQuery(String method, String name) throws Exception {
+        String query = "?name=" + URLEncoder.encode(name, StandardCharsets.UTF_8);
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/distlock" + query))
+                        .method(method, HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void whenALockNameHasASlashThenTheNameParameterReadsAndForceUnlocksIt() throws Exception {
+        String name = "export:/reports/2026-11.csv";
+        RedisLock lock = holder.getLock(name);
+        assertThat(lock.tryLock(0, 60, TimeUnit.SECONDS)).isTrue();
+        HttpResponse<String> read = sendByQuery("GET", name);
+        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(read.body())
+                .contains("\"name\":\"export:/reports/2026-11.csv\"")
+                .contains("\"locked\":true");
+        HttpResponse<String> delete = sendByQuery("DELETE", name);
+        assertThat(delete.statusCode()).isEqualTo(200);
+        assertThat(delete.body()).contains("\"unlocked\":true");
+        assertThat(lock.isLocked()).isFalse();
     }
 
     @Test

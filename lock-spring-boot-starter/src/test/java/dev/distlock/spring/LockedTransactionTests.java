@@ -25,6 +25,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -138,6 +139,9 @@ class LockedTransactionTests {
         @Autowired
         TransactionAtAcquire transactionAtAcquire;
 
+        @Autowired
+        TransactionTemplate transactions;
+
         @BeforeEach
         void setUp(RedisServer redis) {
             resetCounter(redis, jdbc, transactionAtAcquire);
@@ -162,6 +166,20 @@ class LockedTransactionTests {
                     .as("the release is deferred to the end of the transaction")
                     .isTrue();
             assertThat(client.getLock("counter").isLocked()).isFalse();
+        }
+
+        @Test
+        void whenARequiresNewMethodIsLockedInsideItsOwnTransactionThenTheReleaseWaitsForItsOwnCommitOnly() {
+            AtomicBoolean heldAtItsCommit = new AtomicBoolean();
+            Boolean heldInsideOuter = transactions.execute(status -> {
+                counter.ownTransactionAndThen(
+                        () -> heldAtItsCommit.set(client.getLock("own").isLocked()));
+                return client.getLock("own").isLocked();
+            });
+            assertThat(heldAtItsCommit).as("held until its own commit").isTrue();
+            assertThat(heldInsideOuter)
+                    .as("released before the caller's transaction ends")
+                    .isFalse();
         }
     }
 
@@ -199,6 +217,18 @@ class LockedTransactionTests {
                 Thread.currentThread().interrupt();
             }
             jdbc.update("update counter set val = ? where id = 1", value + 1);
+        }
+
+        @DistributedLock(name = "own")
+        @Transactional(propagation = Propagation.REQUIRES_NEW)
+        public void ownTransactionAndThen(Runnable afterCommit) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    afterCommit.run();
+                }
+            });
+            jdbc.update("update counter set val = val + 1 where id = 1");
         }
 
         @DistributedLock(name = "joined")
@@ -260,6 +290,11 @@ class LockedTransactionTests {
         @Bean
         TransactionAtAcquire transactionAtAcquire() {
             return new TransactionAtAcquire();
+        }
+
+        @Bean
+        TransactionTemplate transactionTemplate(PlatformTransactionManager manager) {
+            return new TransactionTemplate(manager);
         }
     }
 }

@@ -88,6 +88,25 @@ class MetricsCardinalityTests {
         }
     }
 
+    @Test
+    void whenNamesPastTheCapAreHeldAtOnceThenTheOtherGaugeCountsThemAll() {
+        try (ConfigurableApplicationContext context = start("distlock.metrics.max-names=1")) {
+            LockTemplate template = context.getBean(LockTemplate.class);
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            template.execute("a", () -> null);
+            // "b" and "c" are both tagged other; hold both, then count what the other gauge shows.
+            Double active = template.execute(
+                    "b",
+                    () -> template.execute("c", () -> registry.get("distlock.active")
+                            .tag("lock.name", "other")
+                            .gauge()
+                            .value()));
+            assertThat(active)
+                    .as("distlock.active{lock.name=other} with b and c held")
+                    .isEqualTo(2.0);
+        }
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class MetricsApp {}

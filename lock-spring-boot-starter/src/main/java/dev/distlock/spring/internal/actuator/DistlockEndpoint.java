@@ -75,12 +75,25 @@ public class DistlockEndpoint {
     }
 
     /**
+     * Answers {@code GET /actuator/distlock}: one lock's state when asked with {@code ?name=<name>},
+     * else the list of {@link #locks(Long)}. The parameter reaches every name, those that no path
+     * segment can carry included ({@code export:/reports/2026-11.csv}: servlet containers refuse an
+     * encoded slash in a path).
+     * @param eventsAfter sequence number of the last event already seen, or {@code null} for no events
+     * @param name a lock name or Redis key, as for {@link #lock(String)}, or {@code null} for the list
+     * @return a {@link LockState} or a {@link LocksReport}
+     */
+    @ReadOperation
+    public Object read(@Nullable Long eventsAfter, @Nullable String name) {
+        return name != null ? lock(name) : locks(eventsAfter);
+    }
+
+    /**
      * Lists held locks and waiters and, when asked with {@code ?eventsAfter=<sequence>}, the recent
      * lock events newer than that sequence ({@code 0} for all).
      * @param eventsAfter sequence number of the last event already seen, or {@code null} for no events
      * @return the report
      */
-    @ReadOperation
     public LocksReport locks(@Nullable Long eventsAfter) {
         List<HeldLockReport> held = new ArrayList<>();
         client.heldLocks().forEach(h -> held.add(reports.report(client, h, null)));
@@ -158,6 +171,22 @@ public class DistlockEndpoint {
      */
     @DeleteOperation
     public ForceUnlockResult forceUnlock(@Selector String selector, SecurityContext caller) {
+        return forceUnlockNamed(selector, caller);
+    }
+
+    /**
+     * Answers {@code DELETE /actuator/distlock?name=<name>}: {@link #forceUnlock(String, SecurityContext)}
+     * for a name that no path segment can carry.
+     * @param name lock name, or its Redis key
+     * @param caller who asks, as the web layer knows it
+     * @return what happened
+     */
+    @DeleteOperation
+    public ForceUnlockResult forceUnlockByName(String name, SecurityContext caller) {
+        return forceUnlockNamed(name, caller);
+    }
+
+    private ForceUnlockResult forceUnlockNamed(String selector, SecurityContext caller) {
         String name = lockName(selector);
         List<String> notLocks = new ArrayList<>();
         List<String> errors = new ArrayList<>();

@@ -126,17 +126,23 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             result = invocation.proceed();
         } catch (Throwable ex) {
             CurrentLockContext.restore(previous);
-            if (!(TX_PRESENT && TransactionReleaseSupport.releaseAfterTransaction(executor, hold))) {
+            if (!(TX_PRESENT && deferredToTransaction(executor, hold, invocation, target))) {
                 executor.release(hold);
             }
             throw ex;
         }
         CurrentLockContext.restore(previous);
-        if (TX_PRESENT && TransactionReleaseSupport.releaseAfterTransaction(executor, hold)) {
+        if (TX_PRESENT && deferredToTransaction(executor, hold, invocation, target)) {
             return result;
         }
         executor.release(hold);
         executor.checkLeaseLost(hold);
         return result;
+    }
+
+    private static boolean deferredToTransaction(
+            LockExecutor executor, Hold hold, MethodInvocation invocation, Object target) {
+        return TransactionReleaseSupport.releaseAfterTransaction(
+                executor, hold, invocation.getMethod(), AopUtils.getTargetClass(target));
     }
 }

@@ -2,6 +2,7 @@ package dev.distlock.spring.internal.aspect;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -65,7 +66,8 @@ final class LockKeyResolver {
 
     /**
      * Resolves the lock names of a call: the template alone, the template and the key, or one name
-     * per element when the key yields a collection or array.
+     * per element when the key yields a collection, another {@code Iterable} (a {@link Path} is one
+     * name) or an array.
      * @param lockMethod the method
      * @param target the target bean
      * @param args the arguments
@@ -81,6 +83,9 @@ final class LockKeyResolver {
         List<Object> parts = new ArrayList<>();
         if (value instanceof Collection<?> collection) {
             parts.addAll(collection);
+        } else if (value instanceof Iterable<?> iterable && !(value instanceof Path)) {
+            // Spring Data's Streamable and the like: their toString() names the instance, not the items.
+            iterable.forEach(parts::add);
         } else if (value != null && value.getClass().isArray()) {
             for (int i = 0; i < Array.getLength(value); i++) {
                 parts.add(Array.get(value, i));

@@ -9,7 +9,7 @@ import dev.distlock.spring.internal.hold.LockRequest;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.RejectedExecutionException;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
@@ -19,8 +19,13 @@ import org.springframework.aop.ProxyMethodInvocation;
  * returned future completes once the method's stage has completed and the lock is released.
  * The grant arrives on a Redis I/O thread, where a method body that blocks (JDBC, say) would
  * stall every lock of the client, so the body runs on the method executor (Boot's
- * {@code applicationTaskExecutor} when there is one). Cancelling the returned future cancels
- * the wait, or the method's stage once it runs.
+ * {@code applicationTaskExecutor} when there is one).
+ *
+ * <p>Cancelling the returned future while the lock is awaited abandons the wait. Once the body has
+ * been handed to the executor, a cancel only detaches the caller: the method's own future is not
+ * cancelled, since cancelling a {@code CompletableFuture} completes it at once while its work goes on,
+ * and the lock is released when that future completes by itself. An executor that refuses the body
+ * releases the lock and fails the caller's future.
  */
 final class StageLockInvocation {
 
@@ -56,40 +61,64 @@ final class StageLockInvocation {
             return CompletableFuture.failedFuture(ex);
         }
         CompletableFuture<@Nullable Object> out = new CompletableFuture<>();
-        AtomicReference<@Nullable CompletableFuture<?>> running = new AtomicReference<>();
         out.whenComplete((value, error) -> {
             if (out.isCancelled()) {
                 acquiring.cancel(false);
-                CompletableFuture<?> work = running.get();
-                if (work != null) {
-                    work.cancel(true);
-                }
             }
         });
-        acquiring.whenCompleteAsync(
-                (hold, error) -> {
-                    if (error != null) {
-                        out.completeExceptionally(error);
-                    } else if (hold == null) {
-                        pipe(() -> LockFailures.onFailure(lockMethod, request, target, args, true), out);
-                    } else if (out.isDone()) {
-                        // Cancelled as the lock was granted.
-                        executor.releaseAsync(hold);
-                    } else {
-                        runHeld(call, hold, executor, out, running);
-                    }
-                },
-                methodExecutor);
+        // Not whenCompleteAsync: an executor's refusal would only fail a derived stage, leaving the
+        // hold renewed for ever and the caller's future pending.
+        acquiring.whenComplete((hold, error) -> {
+            try {
+                methodExecutor.execute(() -> granted(call, lockMethod, request, target, args, hold, error, out));
+            } catch (RejectedExecutionException ex) {
+                refused(request, hold, error, out, ex);
+            }
+        });
         return out;
+    }
+
+    private void granted(
+            MethodInvocation call,
+            LockMethod lockMethod,
+            LockRequest request,
+            Object target,
+            Object[] args,
+            @Nullable Hold hold,
+            @Nullable Throwable error,
+            CompletableFuture<@Nullable Object> out) {
+        if (error != null) {
+            out.completeExceptionally(error);
+        } else if (hold == null) {
+            pipe(() -> LockFailures.onFailure(lockMethod, request, target, args, true), out);
+        } else if (out.isDone()) {
+            // Cancelled as the lock was granted: the body never starts.
+            executor.releaseAsync(hold);
+        } else {
+            runHeld(call, hold, executor, out);
+        }
+    }
+
+    private void refused(
+            LockRequest request,
+            @Nullable Hold hold,
+            @Nullable Throwable error,
+            CompletableFuture<@Nullable Object> out,
+            RejectedExecutionException refusal) {
+        if (hold == null) {
+            out.completeExceptionally(error != null ? error : refusal);
+            return;
+        }
+        RejectedExecutionException failure = new RejectedExecutionException(
+                "Lock '" + hold.name() + "' was granted to " + request.description()
+                        + " but the method executor refused to run it; the lock was released",
+                refusal);
+        executor.releaseAsync(hold).whenComplete((ignored, none) -> out.completeExceptionally(failure));
     }
 
     @SuppressWarnings("unchecked")
     private static void runHeld(
-            MethodInvocation call,
-            Hold hold,
-            LockExecutor executor,
-            CompletableFuture<@Nullable Object> out,
-            AtomicReference<@Nullable CompletableFuture<?>> running) {
+            MethodInvocation call, Hold hold, LockExecutor executor, CompletableFuture<@Nullable Object> out) {
         CurrentLockContext.Frame previous =
                 CurrentLockContext.enter(hold.name(), hold.type(), hold.fencingToken(), hold::isHeld);
         CompletableFuture<Object> original;
@@ -105,12 +134,13 @@ final class StageLockInvocation {
         } finally {
             CurrentLockContext.restore(previous);
         }
-        running.set(original);
-        if (out.isCancelled()) {
-            original.cancel(true);
-        }
+        // The lock follows the method's future, not the caller's: a cancelled caller's future says
+        // nothing about whether the work still runs.
         hold.onLeaseLost(() -> original.cancel(true));
         original.whenComplete((value, error) -> executor.releaseAsync(hold).whenComplete((ignored, none) -> {
+            if (out.isDone()) {
+                return;
+            }
             try {
                 executor.checkLeaseLost(hold);
             } catch (LockLeaseExpiredException ex) {

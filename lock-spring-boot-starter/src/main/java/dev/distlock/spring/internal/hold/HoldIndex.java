@@ -70,7 +70,11 @@ public final class HoldIndex {
             rest.remove(hold);
             return rest.isEmpty() ? null : List.copyOf(rest);
         });
-        if (holds.isEmpty()) {
+        notifyIfEmpty();
+    }
+
+    private void notifyIfEmpty() {
+        if (holds.isEmpty() && waiters.isEmpty()) {
             synchronized (emptied) {
                 emptied.notifyAll();
             }
@@ -89,6 +93,16 @@ public final class HoldIndex {
         return held == null ? null : held.get(0);
     }
 
+    /**
+     * Returns every hold of a lock name and owner, outermost first: the levels of a re-entered hold.
+     * @param eventName the lock name core reports
+     * @param ownerId the owner
+     * @return the holds, empty when none
+     */
+    List<Hold> levels(String eventName, long ownerId) {
+        return holds.getOrDefault(key(eventName, ownerId), List.of());
+    }
+
     List<Hold> all() {
         List<Hold> all = new ArrayList<>();
         holds.values().forEach(all::addAll);
@@ -96,13 +110,14 @@ public final class HoldIndex {
     }
 
     /**
-     * Waits until no hold is left or the time runs out.
+     * Waits until no hold is left and no acquisition is under way (a waiter granted the lock is
+     * indexed as a hold before its wait ends, so a hand-off never looks empty), or the time runs out.
      * @return the number of holds still held
      */
     int awaitEmpty(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (emptied) {
-            while (!holds.isEmpty()) {
+            while (!holds.isEmpty() || !waiters.isEmpty()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     break;
@@ -122,6 +137,7 @@ public final class HoldIndex {
 
     void waitEnded(Object token) {
         waiters.remove(token);
+        notifyIfEmpty();
     }
 
     public List<Waiter> waiters() {
@@ -157,7 +173,8 @@ public final class HoldIndex {
                         policy.name().toLowerCase(Locale.ROOT));
                 hold.observation.leaseLost();
             }
-            if (policy == LeaseLostPolicy.INTERRUPT) {
+            // A hold kept by its minimum hold outlived its method: its thread runs other work now.
+            if (policy == LeaseLostPolicy.INTERRUPT && !hold.deferred) {
                 Runnable canceller = hold.canceller;
                 if (canceller != null) {
                     canceller.run();

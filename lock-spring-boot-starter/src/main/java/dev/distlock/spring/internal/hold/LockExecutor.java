@@ -7,6 +7,7 @@ import dev.distlock.spring.LeaseLostPolicy;
 import dev.distlock.spring.LockLeaseExpiredException;
 import dev.distlock.spring.LockShutdownException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -192,11 +193,12 @@ public final class LockExecutor implements AutoCloseable {
     }
 
     /**
-     * Refuses every acquisition from now on with {@link LockShutdownException}; holds already taken
-     * stay held and renewed.
+     * Refuses every acquisition from now on with {@link LockShutdownException}, those already
+     * waiting included; holds already taken stay held and renewed.
      */
     void beginShutdown() {
         shuttingDown = true;
+        acquirer.abortWaits();
     }
 
     /**
@@ -207,7 +209,8 @@ public final class LockExecutor implements AutoCloseable {
     }
 
     /**
-     * Waits until every hold taken through this executor is released, or the time runs out.
+     * Waits until every hold taken through this executor is released and no acquisition is under
+     * way, or the time runs out.
      * @param timeout longest wait
      * @return the number of holds still held
      * @throws InterruptedException if interrupted
@@ -244,12 +247,20 @@ public final class LockExecutor implements AutoCloseable {
                 hold.name(),
                 hold.request.description(),
                 timers.maxHold());
-        try {
-            if (hold.unlocked.compareAndSet(false, true)) {
-                hold.lock.unlock(hold.ownerId);
+        // Every level this owner re-entered goes too: one unlock would remove one level, and each
+        // nesting would extend the cap.
+        List<Hold> levels = new ArrayList<>(index.levels(hold.eventName, hold.ownerId));
+        if (!levels.contains(hold)) {
+            levels.add(hold);
+        }
+        for (Hold level : levels) {
+            try {
+                if (level.unlocked.compareAndSet(false, true)) {
+                    level.lock.unlock(level.ownerId);
+                }
+            } catch (RuntimeException ex) {
+                logger.debug("Releasing lock '{}' at max-hold failed", level.lock.getName(), ex);
             }
-        } catch (RuntimeException ex) {
-            logger.debug("Releasing lock '{}' at max-hold failed", hold.lock.getName(), ex);
         }
         index.leaseLost(hold.eventName, hold.ownerId);
     }

@@ -21,6 +21,11 @@ import org.jspecify.annotations.Nullable;
  * template name ({@code lock.name}) and kind ({@code lock.type}), the tags of the observations'
  * timers. The gauges and the counter are registered with a name's first acquisition, the counter
  * at 0, so an alert on lost leases has a series before the first loss.
+ *
+ * <p>The meters are kept by the tags the registry gave them, not by the name asked for: past
+ * {@code distlock.metrics.max-names} every further name is tagged {@code other}, and all of them
+ * share one set of meters, so {@code distlock.active{lock.name=other}} counts every one of them
+ * and this observer keeps no entry per name beyond the limit.
  */
 public final class MicrometerLockObserver implements LockObserver {
 
@@ -29,6 +34,7 @@ public final class MicrometerLockObserver implements LockObserver {
 
     private final MeterRegistry registry;
     private final boolean timers;
+    /** By tagged name and type: at most one entry per name the registry admits, and one for other. */
     private final Map<String, Meters> meters = new ConcurrentHashMap<>();
 
     /** The meters of one lock name and type that live as long as the registry. */
@@ -58,7 +64,7 @@ public final class MicrometerLockObserver implements LockObserver {
         String name = request.template();
         LockType type = request.type();
         Tags tags = Tags.of(LOCK_NAME, name, LOCK_TYPE, tag(type));
-        Meters lockMeters = meters.computeIfAbsent(name + "\u0000" + type, key -> register(tags));
+        Meters lockMeters = meters(name, type, tags);
         AtomicInteger waitingNow = lockMeters.waiting();
         waitingNow.incrementAndGet();
         long start = System.nanoTime();
@@ -108,7 +114,26 @@ public final class MicrometerLockObserver implements LockObserver {
         };
     }
 
-    private Meters register(Tags tags) {
+    private Meters meters(String name, LockType type, Tags tags) {
+        Meters known = meters.get(key(name, type));
+        if (known != null) {
+            return known;
+        }
+        // The registry's filters decide the tag (other, past the limit): ask it through the counter,
+        // which it returns already registered when another name mapped to the same tags first.
+        Counter leaseLost = Counter.builder("distlock.lease.lost")
+                .description("Holds whose lease was lost while the guarded code ran")
+                .tags(tags)
+                .register(registry);
+        String tagged = leaseLost.getId().getTag(LOCK_NAME);
+        return meters.computeIfAbsent(key(tagged != null ? tagged : name, type), key -> register(tags, leaseLost));
+    }
+
+    private static String key(String name, LockType type) {
+        return name + "\u0000" + type;
+    }
+
+    private Meters register(Tags tags, Counter leaseLost) {
         AtomicInteger active = new AtomicInteger();
         Gauge.builder("distlock.active", active, AtomicInteger::get)
                 .description("Locks held now")
@@ -117,10 +142,6 @@ public final class MicrometerLockObserver implements LockObserver {
         AtomicInteger waiting = new AtomicInteger();
         Gauge.builder("distlock.waiting", waiting, AtomicInteger::get)
                 .description("Callers waiting for a lock")
-                .tags(tags)
-                .register(registry);
-        Counter leaseLost = Counter.builder("distlock.lease.lost")
-                .description("Holds whose lease was lost while the guarded code ran")
                 .tags(tags)
                 .register(registry);
         return new Meters(active, waiting, leaseLost);
