@@ -30,6 +30,8 @@ final class SpringIntegrationLayout {
 
     final Duration watchdogTimeout;
 
+    private final LockClient client;
+
     /**
      * The local lock of each key, shared by every handle of the key, since all threads of the
      * registry write the same value: only these locks keep them apart. Weakly held, so that keys
@@ -39,9 +41,14 @@ final class SpringIntegrationLayout {
             new ConcurrentReferenceHashMap<>(16, ConcurrentReferenceHashMap.ReferenceType.WEAK);
 
     SpringIntegrationLayout(LockClient client, String registryKey) {
+        this.client = client;
         this.keys = client.stringLockKeys();
         this.registryKey = registryKey;
         this.watchdogTimeout = client.getOptions().watchdogTimeout();
+    }
+
+    boolean clientClosed() {
+        return client.isClosed();
     }
 
     String key(String lockKey) {

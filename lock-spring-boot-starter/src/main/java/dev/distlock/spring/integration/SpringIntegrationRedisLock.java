@@ -170,8 +170,13 @@ final class SpringIntegrationRedisLock implements KeyLock {
                 stopRenewal();
             }
         } catch (LockException ex) {
-            // As the watchdog: try again next period, the lease may still outlast the outage.
-            logger.debug("Could not renew lock '{}'", key, ex);
+            if (layout.clientClosed()) {
+                // Nothing will renew it any more: the key lapses as if the process had died.
+                stopRenewal();
+            } else {
+                // As the watchdog: try again next period, the lease may still outlast the outage.
+                logger.debug("Could not renew lock '{}'", key, ex);
+            }
         }
     }
 
