@@ -1,6 +1,7 @@
 package dev.distlock.core;
 
 import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import java.time.Duration;
@@ -8,6 +9,8 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -19,7 +22,9 @@ import java.util.function.Supplier;
  *
  * <p>Keys are used exactly as given, without the client's key prefix. Each call is one atomic
  * command or script, sent on the client's command connection; it fails with a
- * {@link LockException} naming the key within the command timeout.
+ * {@link LockException} naming the key within the command timeout. Waiters may
+ * {@link #listen(String) listen} on a channel that releases publish to, over the client's pub/sub
+ * connection.
  */
 public final class StringLockKeys {
 
@@ -30,6 +35,23 @@ public final class StringLockKeys {
     /** Deletes the key only while it still holds the caller's value. */
     private static final String DELETE_IF_HOLDER =
             "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+
+    /**
+     * Sets the key if it is absent, or restarts its expiry if it holds the caller's value already:
+     * Spring Integration's {@code RedisLockRegistry} obtain script, reply as an integer.
+     */
+    private static final String SET_OR_EXTEND = "local holder = redis.call('get', KEYS[1]) "
+            + "if holder == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end "
+            + "if not holder then redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2]) return 1 end "
+            + "return 0";
+
+    /**
+     * Deletes the key while it holds the caller's value and then publishes the message: Spring
+     * Integration's {@code RedisLockRegistry} pub/sub unlock script.
+     */
+    private static final String DELETE_IF_HOLDER_AND_PUBLISH =
+            "if redis.call('get', KEYS[1]) == ARGV[1] and redis.call('unlink', KEYS[1]) == 1 then "
+                    + "redis.call('publish', ARGV[2], ARGV[3]) return 1 end return 0";
 
     private final LockEngine engine;
 
@@ -77,6 +99,97 @@ public final class StringLockKeys {
     public boolean deleteIfHeld(String key, String value) {
         checked(key, value, Duration.ofMillis(1));
         return eval(DELETE_IF_HOLDER, key, "release", value);
+    }
+
+    /**
+     * Sets the key to the value with the given time to live if the key does not exist, or gives it
+     * that time to live from now if it holds the value already (a holder taking its key again).
+     * @param key the Redis key, used as given
+     * @param value the holder's value
+     * @param ttl time to live, at least 1 ms
+     * @return whether the key now holds the value
+     * @throws LockException if Redis does not answer in time
+     */
+    public boolean trySetOrExtend(String key, String value, Duration ttl) {
+        long millis = checked(key, value, ttl);
+        return eval(SET_OR_EXTEND, key, "acquire", value, Long.toString(millis));
+    }
+
+    /**
+     * Deletes the key if it still holds the value, and then publishes a message on a channel, so
+     * that waiters listening there try again at once.
+     * @param key the Redis key, used as given
+     * @param value the holder's value
+     * @param channel the channel to publish on
+     * @param message the message
+     * @return whether the key held the value and was deleted (nothing is published otherwise)
+     * @throws LockException if Redis does not answer in time
+     */
+    public boolean deleteIfHeldAndPublish(String key, String value, String channel, String message) {
+        checked(key, value, Duration.ofMillis(1));
+        if (Objects.requireNonNull(channel, "'channel' must not be null").isBlank()) {
+            throw new IllegalArgumentException("'channel' must not be blank");
+        }
+        Objects.requireNonNull(message, "'message' must not be null");
+        return eval(DELETE_IF_HOLDER_AND_PUBLISH, key, "release", value, channel, message);
+    }
+
+    /**
+     * Starts listening on a channel that releases publish to, over the client's pub/sub connection
+     * (shared with the locks' wake-ups). Listen before the last try, then {@link Listener#await
+     * await}: a release between the two is not missed. In a Cluster the client subscribes sharded
+     * channels, which a plain {@code PUBLISH} does not reach, so waiters must also retry on a timer.
+     * @param channel the channel
+     * @return the listener, to close once the wait is over
+     */
+    public Listener listen(String channel) {
+        if (Objects.requireNonNull(channel, "'channel' must not be null").isBlank()) {
+            throw new IllegalArgumentException("'channel' must not be blank");
+        }
+        return new Listener(engine.subscriptions().join(channel));
+    }
+
+    /** A subscription to one channel, joined by {@link #listen(String)}. */
+    public final class Listener implements AutoCloseable {
+
+        private final ChannelWaiters waiters;
+        private boolean closed;
+
+        private Listener(ChannelWaiters waiters) {
+            this.waiters = waiters;
+        }
+
+        /**
+         * Waits for a message on the channel, or for the time to pass. A message that arrived since
+         * the last call (or since {@link #listen(String)}) returns at once.
+         * @param timeout the longest wait
+         * @return whether a message arrived
+         * @throws InterruptedException if interrupted while waiting
+         */
+        public boolean await(Duration timeout) throws InterruptedException {
+            long millis = Objects.requireNonNull(timeout, "'timeout' must not be null")
+                    .toMillis();
+            CompletableFuture<Boolean> parked = waiters.park(Math.max(0, millis), engine.scheduler());
+            try {
+                // The scheduler completes the park; the margin only guards against it being shut down.
+                return parked.get(Math.max(0, millis) + 1_000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException ex) {
+                parked.cancel(false);
+                throw ex;
+            } catch (ExecutionException | TimeoutException ex) {
+                parked.cancel(false);
+                return false;
+            }
+        }
+
+        /** Leaves the channel; further calls do nothing. */
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                waiters.leave();
+            }
+        }
     }
 
     private boolean eval(String script, String key, String action, String... args) {

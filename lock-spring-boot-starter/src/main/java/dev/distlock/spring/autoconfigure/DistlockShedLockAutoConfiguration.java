@@ -31,6 +31,7 @@ public final class DistlockShedLockAutoConfiguration {
             case DISTLOCK -> new DistlockLockProvider(client);
             case SHEDLOCK_REDIS ->
                 DistlockLockProvider.compatibleWithShedLockRedis(client, properties.getEnvironment());
+            case BOTH -> DistlockLockProvider.transitionalFromShedLockRedis(client, properties.getEnvironment());
         };
     }
 }

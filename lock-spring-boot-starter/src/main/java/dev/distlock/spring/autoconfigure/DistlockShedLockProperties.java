@@ -18,12 +18,12 @@ public class DistlockShedLockProperties {
     /**
      * Layout of the job locks: 'distlock' keeps them as Distlock locks named after the job;
      * 'shedlock-redis' reads and writes the keys of ShedLock's own Redis provider, for a rolling
-     * migration from it.
+     * migration from it; 'both' takes both, for the step from 'shedlock-redis' to 'distlock'.
      */
     private Layout layout = Layout.DISTLOCK;
 
     /**
-     * ShedLock environment, part of every key with layout 'shedlock-redis'.
+     * ShedLock environment, part of every key with layout 'shedlock-redis' or 'both'.
      */
     private String environment = "default";
 
@@ -83,6 +83,11 @@ public class DistlockShedLockProperties {
         /** Distlock locks named after the job: measured, listed, excluding Distlock locks of that name. */
         DISTLOCK,
         /** The keys of ShedLock's own Redis provider, {@code job-lock:<environment>:<job>}. */
-        SHEDLOCK_REDIS
+        SHEDLOCK_REDIS,
+        /**
+         * Both at once, for the step from {@link #SHEDLOCK_REDIS} to {@link #DISTLOCK}: a run excludes
+         * runs on either.
+         */
+        BOTH
     }
 }

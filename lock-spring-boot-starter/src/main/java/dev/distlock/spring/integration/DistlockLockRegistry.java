@@ -57,12 +57,20 @@ import org.springframework.integration.util.CheckedRunnable;
  * lease, a leader whose process dies is replaced one watchdog timeout later at most; with
  * {@link #setLeaseTime(Duration)}, the lease must be longer than the heartbeat, or the leader loses
  * its lock between two heartbeats.
+ *
+ * <p><b>Migrating from {@code RedisLockRegistry}.</b> A registry built by
+ * {@link #compatibleWithSpringIntegrationRedis(LockClient, String)} keeps its locks in the layout of
+ * Spring Integration's own registry instead, so that instances of both can run side by side; see
+ * there for what it keeps and what it gives up.
  */
 public final class DistlockLockRegistry
         implements ExpirableLockRegistry<DistributedLock>, RenewableLockRegistry<DistributedLock> {
 
     private final LockClient client;
-    private final Map<String, RegistryLock> locks = new ConcurrentHashMap<>();
+    /** Spring Integration's layout, or {@code null} for Distlock's. */
+    private final @Nullable SpringIntegrationLayout layout;
+
+    private final Map<String, KeyLock> locks = new ConcurrentHashMap<>();
     private final Map<String, Long> tokens = new ConcurrentHashMap<>();
     private volatile @Nullable Duration leaseTime;
     private volatile boolean fenced;
@@ -72,7 +80,48 @@ public final class DistlockLockRegistry
      * @param client the lock client
      */
     public DistlockLockRegistry(LockClient client) {
+        this(client, null);
+    }
+
+    private DistlockLockRegistry(LockClient client, @Nullable SpringIntegrationLayout layout) {
         this.client = Objects.requireNonNull(client, "'client' must not be null");
+        this.layout = layout;
+    }
+
+    /**
+     * Creates a registry whose locks are taken, renewed and released exactly as Spring Integration
+     * 7.1's {@code RedisLockRegistry} does under the same registry key, with either of its lock
+     * types (spin and pub/sub), so that instances on that registry and instances on this one
+     * exclude each other during a rolling migration, and {@code LockRegistryLeaderInitiator} never
+     * elects a leader on each side.
+     *
+     * <p>The layout: a string key {@code <registryKey>:<lockKey>} (the client's key prefix does not
+     * apply) whose value is this registry's id, the same for all its threads (a local lock per key
+     * keeps them apart, as there). Taking a lock again restarts its expiry; a release deletes the
+     * key only while it holds this registry's id and publishes the key on
+     * {@code <registryKey>-channel:<registryKey>:<lockKey>}, which wakes the pub/sub waiters of
+     * either registry. Waiters here also try again every 100 ms, as spin locks publish nothing.
+     *
+     * <p>Kept from Distlock: unless {@link #setLeaseTime(Duration)} is set, the watchdog renews a held
+     * lock, whose key expires one watchdog timeout after its process died (instead of
+     * {@code expireAfter}, 60 s by default); the argument checks and errors described above. Not
+     * available in this layout: fencing ({@link #setFenced(boolean)} fails), exclusion of
+     * Distlock-layout locks and Redisson code of the same name, and the client's listeners, metrics
+     * and {@code distlock} endpoint, which see only Distlock-layout locks. Switch to
+     * {@link #DistlockLockRegistry(LockClient)} once no instance runs {@code RedisLockRegistry}, in
+     * a deploy where no two versions lock at once.
+     * @param client the lock client
+     * @param registryKey the {@code registryKey} the {@code RedisLockRegistry} instances were built with
+     * @return the registry
+     * @throws IllegalArgumentException if the registry key is blank
+     */
+    public static DistlockLockRegistry compatibleWithSpringIntegrationRedis(LockClient client, String registryKey) {
+        Objects.requireNonNull(client, "'client' must not be null");
+        Objects.requireNonNull(registryKey, "'registryKey' must not be null");
+        if (registryKey.isBlank()) {
+            throw new IllegalArgumentException("'registryKey' must not be blank");
+        }
+        return new DistlockLockRegistry(client, new SpringIntegrationLayout(client, registryKey));
     }
 
     /**
@@ -93,6 +142,10 @@ public final class DistlockLockRegistry
      * @param fenced whether to fence
      */
     public void setFenced(boolean fenced) {
+        if (fenced && layout != null) {
+            throw new IllegalStateException("Locks in the layout of Spring Integration's RedisLockRegistry "
+                    + "(registry key '" + layout.registryKey + "') cannot be fenced: the layout has no token");
+        }
         this.fenced = fenced;
     }
 
@@ -101,7 +154,11 @@ public final class DistlockLockRegistry
         return locks.computeIfAbsent(key(lockKey, "lockKey"), this::newLock);
     }
 
-    private RegistryLock newLock(String key) {
+    private KeyLock newLock(String key) {
+        SpringIntegrationLayout current = layout;
+        if (current != null) {
+            return new SpringIntegrationRedisLock(current, key, this::defaultLease);
+        }
         return new RegistryLock(client, key, fenced, this::defaultLease, tokens);
     }
 
@@ -132,7 +189,7 @@ public final class DistlockLockRegistry
      */
     @Override
     public void renewLock(Object lockKey) {
-        RegistryLock lock = (RegistryLock) obtain(lockKey);
+        KeyLock lock = (KeyLock) obtain(lockKey);
         long lease = defaultLease();
         if (lease == -1) {
             lock.checkHeld();
@@ -151,7 +208,7 @@ public final class DistlockLockRegistry
     @Override
     public void renewLock(Object lockKey, Duration ttl) {
         long lease = RegistryLock.positiveMillis(ttl, "ttl");
-        ((RegistryLock) obtain(lockKey)).renew(lease);
+        ((KeyLock) obtain(lockKey)).renew(lease);
     }
 
     /**
@@ -230,6 +287,7 @@ public final class DistlockLockRegistry
 
     @Override
     public String toString() {
-        return "DistlockLockRegistry[client=" + client.getId() + ", locks=" + locks.size() + "]";
+        return "DistlockLockRegistry[client=" + client.getId()
+                + (layout != null ? ", registryKey=" + layout.registryKey : "") + ", locks=" + locks.size() + "]";
     }
 }

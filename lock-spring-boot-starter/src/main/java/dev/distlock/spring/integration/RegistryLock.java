@@ -14,7 +14,6 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.integration.support.locks.DistributedLock;
 
 /**
  * One key's lock of a {@link DistlockLockRegistry}. Every acquisition, nested ones too, goes to
@@ -26,7 +25,7 @@ import org.springframework.integration.support.locks.DistributedLock;
  * relies on this: a leader that lost its lease stops leading without unlocking, and when it is
  * elected again its token must be newer than the leader's in between.
  */
-final class RegistryLock implements DistributedLock {
+final class RegistryLock implements KeyLock {
 
     private static final Logger logger = LoggerFactory.getLogger(RegistryLock.class);
 
@@ -195,7 +194,8 @@ final class RegistryLock implements DistributedLock {
         }
     }
 
-    void checkHeld() {
+    @Override
+    public void checkHeld() {
         if (holds.getOrDefault(Thread.currentThread().getId(), 0) == 0
                 || !lock.isHeldBy(Thread.currentThread().getId())) {
             throw new IllegalStateException(
@@ -203,7 +203,8 @@ final class RegistryLock implements DistributedLock {
         }
     }
 
-    void renew(long leaseMillis) {
+    @Override
+    public void renew(long leaseMillis) {
         if (holds.getOrDefault(Thread.currentThread().getId(), 0) == 0) {
             throw new IllegalStateException(
                     "Could not renew mutex at " + key + ": the current thread does not hold it");
@@ -214,7 +215,8 @@ final class RegistryLock implements DistributedLock {
         }
     }
 
-    boolean isUnusedSince(long threshold) {
+    @Override
+    public boolean isUnusedSince(long threshold) {
         long acquiredAt = lastAcquired;
         return acquiredAt > 0 && acquiredAt < threshold && holds.isEmpty();
     }

@@ -19,7 +19,9 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * on the same name, and shows in Distlock's metrics and traces (tagged with the job's name), in the
  * {@code distlock} endpoint and on its timeline. Built with
  * {@link #compatibleWithShedLockRedis(LockClient, String)}, it reads and writes the keys of
- * ShedLock's own {@code RedisLockProvider} instead, for a rolling migration.
+ * ShedLock's own {@code RedisLockProvider} instead, for a rolling migration; built with
+ * {@link #transitionalFromShedLockRedis(LockClient, String)}, it takes both, for the step from that
+ * layout to Distlock's.
  *
  * <p><b>Times.</b> The lock lapses at {@code lockAtMostFor} after it was taken, whether or not the
  * job ended; nothing renews it (use {@code extend} or {@code LockExtender} for jobs that need
@@ -69,6 +71,26 @@ public final class DistlockLockProvider implements ExtensibleLockProvider {
             throw new IllegalArgumentException("'environment' must not be blank");
         }
         return new DistlockLockProvider(new ShedLockRedisJobLocks(client.stringLockKeys(), environment));
+    }
+
+    /**
+     * Creates the provider of the step between the two layouts: each run takes its job's lock in
+     * both, ShedLock's Redis key (as {@link #compatibleWithShedLockRedis}) and then the Distlock lock
+     * (as {@link #DistlockLockProvider(LockClient)}), and releases and extends both. A run on this
+     * provider therefore excludes runs on either neighbouring step, so a job that runs every few
+     * seconds can roll from {@code compatibleWithShedLockRedis} through this provider to the default
+     * one without two runs at once: deploy this provider to every instance, then the default one.
+     * When the Distlock lock is taken, ShedLock's key is freed at once (the run never started), so
+     * a run on either side is kept out for no longer than a try. The Distlock locks show in metrics
+     * and the endpoint as with the default provider.
+     * @param client the lock client
+     * @param environment ShedLock's environment, {@code "default"} unless it was set
+     * @return the provider
+     */
+    public static DistlockLockProvider transitionalFromShedLockRedis(LockClient client, String environment) {
+        DistlockLockProvider shedLockRedis = compatibleWithShedLockRedis(client, environment);
+        return new DistlockLockProvider(new BothLayoutsJobLocks(
+                (ShedLockRedisJobLocks) shedLockRedis.locks, new DistlockJobLocks(new BridgeLocks(client))));
     }
 
     @Override

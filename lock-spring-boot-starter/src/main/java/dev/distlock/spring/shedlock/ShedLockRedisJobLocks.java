@@ -50,7 +50,8 @@ final class ShedLockRedisJobLocks implements DistlockLockProvider.JobLocks {
         }
     }
 
-    private final class KeyLock extends AbstractSimpleLock {
+    /** One run's key. */
+    final class KeyLock extends AbstractSimpleLock {
 
         private final String key;
         private final String value;
@@ -59,6 +60,11 @@ final class ShedLockRedisJobLocks implements DistlockLockProvider.JobLocks {
             super(configuration);
             this.key = key;
             this.value = value;
+        }
+
+        /** Deletes the key at once, {@code lockAtLeastFor} aside: for a run that never started. */
+        void releaseUnused() {
+            keys.deleteIfHeld(key, value);
         }
 
         @Override
