@@ -8,6 +8,7 @@ import dev.distlock.core.RedisLock;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -17,6 +18,7 @@ import io.micrometer.tracing.test.simple.SimpleTracer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -199,6 +201,35 @@ class LockObservationTests {
         assertThat(meters.find("distlock.acquire").timers())
                 .allSatisfy(
                         timer -> assertThat(timer.getId().getTag("lock.key")).isNull());
+    }
+
+    @Test
+    void whenACallWaitsThenItsActiveTaskMeterCarriesOnlyTheLockTags() throws Exception {
+        RedisLock other = client.getLock("obs-waiting");
+        assertThat(other.tryLock(0, 30_000, TimeUnit.MILLISECONDS, 778L)).isTrue();
+        CompletableFuture<LockResult<String>> call = CompletableFuture.supplyAsync(
+                () -> template.tryExecute("obs-waiting", Duration.ofSeconds(20), () -> "ran"));
+        try {
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> meters.find("distlock.acquire.active").longTaskTimers().stream()
+                            .anyMatch(
+                                    timer -> "obs-waiting".equals(timer.getId().getTag("lock.name"))
+                                            && timer.activeTasks() == 1));
+            assertThat(meters.find("distlock.acquire.active").longTaskTimers())
+                    .filteredOn(timer -> "obs-waiting".equals(timer.getId().getTag("lock.name")))
+                    .singleElement()
+                    .satisfies(timer -> assertThat(timer.getId().getTags())
+                            .extracting(Tag::getKey)
+                            .containsExactlyInAnyOrder("lock.name", "lock.type"));
+        } finally {
+            other.unlock(778L);
+        }
+        assertThat(call.get(20, TimeUnit.SECONDS).wasExecuted()).isTrue();
+        assertThat(meters.get("distlock.acquire")
+                        .tags("lock.name", "obs-waiting", "outcome", "acquired")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
     }
 
     private SimpleSpan span(String name) {

@@ -1,16 +1,19 @@
 package dev.distlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.internal.hold.HoldIndex;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,7 +32,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Real MVC and WebFlux apps whose Redis stops: a locked request answers 503 with a problem detail
- * instead of a 500, beside the 423 of a lock held elsewhere.
+ * instead of a 500, beside the 423 of a lock held elsewhere, and so does a caller whose wait ends
+ * because Redis stopped while it waited.
  */
 @Tag("fault")
 class RedisUnavailableWebRequestTests {
@@ -70,6 +74,37 @@ class RedisUnavailableWebRequestTests {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Stack.class)
+    void whenRedisStopsWhileACallerWaitsThenItAnswers503WithinItsWaitAndTwoCommandTimeouts(Stack stack)
+            throws Exception {
+        RedisServer redis = RedisServers.start();
+        try (ConfigurableApplicationContext app = start(stack, redis);
+                LockClient other = LockClient.create(redis.uri())) {
+            RedisLock held = other.getLock("web-wait:4");
+            assertThat(held.tryLock(0, 60_000, TimeUnit.MILLISECONDS)).isTrue();
+            HoldIndex index = app.getBean(HoldIndex.class);
+            long sent = System.nanoTime();
+            CompletableFuture<HttpResponse<String>> waiting = getAsync(app, "/waits/4");
+            await().atMost(Duration.ofSeconds(20)).until(() -> !index.waiters().isEmpty());
+
+            redis.stop();
+            HttpResponse<String> answered = waiting.get(60, TimeUnit.SECONDS);
+            Duration took = Duration.ofNanos(System.nanoTime() - sent);
+
+            // The wait ended because the store could not be reached, not because the lock stayed taken.
+            assertThat(answered.statusCode()).as(answered.body()).isEqualTo(503);
+            assertThat(answered.body())
+                    .contains("\"title\":\"Lock store unavailable\"")
+                    .doesNotContain(String.valueOf(redis.port()));
+            // The documented bound: waitTime (5 s) plus two command timeouts (1 s each), plus slack
+            // for a loaded machine.
+            assertThat(took).isLessThan(Duration.ofSeconds(5 + 2 + 3));
+        } finally {
+            redis.stop();
+        }
+    }
+
     private static ConfigurableApplicationContext start(Stack stack, RedisServer redis) {
         return new SpringApplicationBuilder(stack == Stack.SERVLET ? MvcApp.class : FluxApp.class)
                 .web(stack == Stack.SERVLET ? WebApplicationType.SERVLET : WebApplicationType.REACTIVE)
@@ -86,6 +121,15 @@ class RedisUnavailableWebRequestTests {
     private HttpResponse<String> get(ConfigurableApplicationContext app, String path) throws Exception {
         String port = app.getBean(Environment.class).getProperty("local.server.port");
         return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .timeout(Duration.ofSeconds(60))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private CompletableFuture<HttpResponse<String>> getAsync(ConfigurableApplicationContext app, String path) {
+        String port = app.getBean(Environment.class).getProperty("local.server.port");
+        return http.sendAsync(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                         .timeout(Duration.ofSeconds(60))
                         .build(),
@@ -133,6 +177,16 @@ class RedisUnavailableWebRequestTests {
         public Mono<String> processReactive(String id) {
             return Mono.fromSupplier(() -> "order " + id);
         }
+
+        @DistributedLock(name = "web-wait", key = "#id", waitTime = "5s")
+        public String waitFor(String id) {
+            return "waited " + id;
+        }
+
+        @DistributedLock(name = "web-wait", key = "#id", waitTime = "5s")
+        public Mono<String> waitForReactive(String id) {
+            return Mono.fromSupplier(() -> "waited " + id);
+        }
     }
 
     @RestController
@@ -148,6 +202,11 @@ class RedisUnavailableWebRequestTests {
         String order(@PathVariable("id") String id) {
             return service.process(id);
         }
+
+        @GetMapping("/waits/{id}")
+        String waitFor(@PathVariable("id") String id) {
+            return service.waitFor(id);
+        }
     }
 
     @RestController
@@ -162,6 +221,11 @@ class RedisUnavailableWebRequestTests {
         @GetMapping("/orders/{id}")
         Mono<String> order(@PathVariable("id") String id) {
             return service.processReactive(id);
+        }
+
+        @GetMapping("/waits/{id}")
+        Mono<String> waitFor(@PathVariable("id") String id) {
+            return service.waitForReactive(id);
         }
     }
 }

@@ -5,7 +5,9 @@ import io.micrometer.common.KeyValues;
 /**
  * Default {@link LockAcquireObservationConvention}: name {@code distlock.acquire}, contextual name
  * {@code distlock acquire <lock.name>}, low-cardinality keys {@code lock.name}, {@code lock.type}
- * and {@code outcome}, high-cardinality keys {@code lock.key} and {@code lock.owner}.
+ * and, once the acquisition has ended, {@code outcome}; high-cardinality keys {@code lock.key} and
+ * {@code lock.owner}. The {@code distlock.acquire.active} long-task timer the default meter handler
+ * starts with the observation is therefore tagged {@code lock.name} and {@code lock.type} only.
  */
 public class DefaultLockAcquireObservationConvention implements LockAcquireObservationConvention {
 
@@ -28,15 +30,15 @@ public class DefaultLockAcquireObservationConvention implements LockAcquireObser
 
     @Override
     public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
-        LockObservationContext.Outcome outcome = context.getOutcome();
-        return KeyValues.of(
+        KeyValues lockTags = KeyValues.of(
                 LockObservationKeys.LOCK_NAME,
                 context.getLockName(),
                 LockObservationKeys.LOCK_TYPE,
-                context.getLockType().kind().kindName(),
-                // An observation stopped without an outcome was abandoned by an unexpected failure.
-                LockObservationKeys.OUTCOME,
-                outcome == null ? "error" : outcome.value());
+                context.getLockType().kind().kindName());
+        LockObservationContext.Outcome outcome = context.getOutcome();
+        // No outcome while the acquisition runs: the key values read at the start tag the
+        // long-task timer of callers waiting now, which must not look like failures.
+        return outcome == null ? lockTags : lockTags.and(LockObservationKeys.OUTCOME, outcome.value());
     }
 
     @Override

@@ -85,6 +85,19 @@ final class AcquisitionOutcome {
         });
     }
 
+    /**
+     * The wait ran out while Redis could not be reached: withdraw what the call queued, as
+     * {@link #gaveUp} does, then fail with what the latest attempt failed with, so that the caller
+     * can tell an unreachable store from a lock that stayed taken.
+     * @param failure what the latest attempt failed with
+     */
+    void gaveUpUnreachable(LockException failure) {
+        lock.abandonWait(call.ownerId()).whenComplete((ignored, error) -> {
+            settle(false);
+            result.completeExceptionally(failure);
+        });
+    }
+
     /** The caller cancelled: withdraw what the call queued; its future was already cancelled. */
     void abandoned() {
         lock.abandonWait(call.ownerId()).whenComplete((ignored, error) -> settle(false));

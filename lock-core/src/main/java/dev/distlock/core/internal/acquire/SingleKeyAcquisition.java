@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.acquire;
 
+import dev.distlock.core.LockException;
 import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.engine.Arguments;
 import dev.distlock.core.internal.engine.LocalWaiterLines;
@@ -13,7 +14,10 @@ import org.jspecify.annotations.Nullable;
  * One call that acquires a lock, run as a chain of asynchronous steps: no thread waits for it.
  * Try; if refused and the caller waits, join the kind's wake-up channel, then alternate between
  * trying and parking until a wake-up arrives or the holder's remaining lease passes, within the
- * caller's wait. A park is a future completed by the pub/sub message or by a timer. Where the kind
+ * caller's wait. A park is a future completed by the pub/sub message or by a timer. A wait that runs
+ * out while Redis does not answer (its latest attempt failed) fails with that attempt's
+ * {@link LockException} instead of answering {@code false}: the lock was not seen taken to the end.
+ * Where the kind
  * allows, a caller that finds other local callers waiting for the lock first waits in their
  * {@link LocalWaiterLines line} and tries only once it heads it; {@link LocalLinePlace} takes those
  * steps, and this class goes on from where each of them ends.
@@ -52,6 +56,8 @@ public final class SingleKeyAcquisition {
     private volatile boolean keptListing;
     /** When the latest attempt was written: a grant's lease started in Redis after this. */
     private volatile long lastAttemptSent;
+    /** What the latest attempt while waiting failed with, or {@code null} when Redis answered it. */
+    private @Nullable Throwable lastFailure;
 
     /**
      * Creates the call; nothing is sent before {@link #start()}.
@@ -318,6 +324,7 @@ public final class SingleKeyAcquisition {
                 return;
             }
             // A waiter keeps waiting through an outage and retries once Redis is back.
+            lastFailure = failure != null ? Failures.cause(failure) : null;
             Long wait = failure != null ? Long.valueOf(UNKNOWN_TTL_PARK_MILLIS) : ttl;
             if (wait == null) {
                 outcome.granted();
@@ -331,7 +338,20 @@ public final class SingleKeyAcquisition {
     private void parkOrGiveUp(long wait) {
         long remaining = remainingMillis();
         if (remaining <= 0) {
-            outcome.gaveUp(true);
+            Throwable unreachable = lastFailure;
+            if (unreachable != null) {
+                // Redis did not answer the latest attempt: the lock was last seen taken, but the wait
+                // ended for want of Redis, which is not the same as a lock that stayed taken.
+                outcome.gaveUpUnreachable(
+                        unreachable instanceof LockException known
+                                ? known
+                                : new LockException(
+                                        "Cannot acquire lock '" + lock.name + "': its wait ended while Redis"
+                                                + " could not serve it: " + unreachable.getMessage(),
+                                        unreachable));
+            } else {
+                outcome.gaveUp(true);
+            }
             return;
         }
         long nap = wait < 0 ? Math.min(UNKNOWN_TTL_PARK_MILLIS, remaining) : Math.min(Math.max(wait, 1), remaining);
