@@ -125,6 +125,24 @@ class ActuatorTests {
     }
 
     @Test
+    void whenAFencedLockIsHeldThenTheListAndItsDetailPageBothCallItFenced() throws Exception {
+        dev.distlock.core.FencedLock fenced = client.getFencedLock("ep-fenced");
+        long owner = dev.distlock.core.RedisLock.newOwnerId();
+        assertThat(fenced.tryLockAndGetToken(0, 60_000, java.util.concurrent.TimeUnit.MILLISECONDS, owner))
+                .isPresent();
+        try {
+            assertThat(get("/actuator/distlock").body()).contains("\"name\":\"ep-fenced\"");
+            assertThat(get("/actuator/distlock").body())
+                    .containsPattern("\"name\":\"ep-fenced\"[^}]*\"type\":\"fenced\"");
+            assertThat(get("/actuator/distlock/ep-fenced").body())
+                    .contains("\"kind\":\"fenced\"")
+                    .contains("\"type\":\"fenced\"");
+        } finally {
+            fenced.unlock(owner);
+        }
+    }
+
+    @Test
     void shouldReportHealthUpWithLatency() throws Exception {
         HttpResponse<String> health = get("/actuator/health/distlock");
         assertThat(health.statusCode()).isEqualTo(200);

@@ -96,7 +96,7 @@ public final class DistlockAutoConfiguration {
         logger.info("Distlock connects to {}", ConnectionLog.describe(options, connectionDetails));
         LockClient client = LockClient.create(options);
         if (properties.isFailFast()) {
-            checkReachable(client, "distlock.redis");
+            checkReachable(client, ConnectionLog.source(connectionDetails));
         }
         return client;
     }
@@ -184,20 +184,26 @@ public final class DistlockAutoConfiguration {
                 properties.lockNameSettings());
     }
 
-    private static void checkReachable(LockClient client, String property) {
+    /**
+     * Fails startup when Redis does not answer a PING.
+     * @param source where the connection settings came from, as the startup log names it
+     *     ({@code spring.data.redis.*}, {@code distlock.redis.url}, a bean, ...), so that the
+     *     message points at the settings actually used
+     */
+    private static void checkReachable(LockClient client, String source) {
         try {
             Duration latency = client.ping();
             logger.debug("Redis answered PING in {}", latency);
         } catch (LockException ex) {
             client.close();
-            String where = property.equals("distlock.redis")
-                    ? "distlock.redis.url (or, with no distlock.redis.* connection, Spring Boot's spring.data.redis.*)"
-                    : property;
+            String prefix = source.startsWith("spring.data.redis") ? "spring.data.redis" : "distlock.redis";
+            String where = source.startsWith("the default") ? "localhost:6379 (" + source + ")" : source;
             throw new DistlockStartupException(
-                    "Redis is unreachable (" + property + ") and distlock.fail-fast=true: " + ex.getMessage(),
+                    "Redis is unreachable (" + source + ") and distlock.fail-fast=true: " + ex.getMessage(),
                     "Check that Redis runs and is reachable at " + where
-                            + ", with the right credentials (distlock.redis.username, distlock.redis.password) and TLS "
-                            + "settings (distlock.redis.ssl.*); or set distlock.fail-fast=false to start anyway while the "
+                            + ", with the right credentials (" + prefix + ".username, " + prefix + ".password) and TLS "
+                            + "settings (" + prefix
+                            + ".ssl.*); or set distlock.fail-fast=false to start anyway while the "
                             + "health indicator reports DOWN.",
                     ex);
         }

@@ -426,7 +426,31 @@ class DistlockAutoConfigurationTests {
                         .isNotNull()
                         .satisfies(ex -> assertThat(context.getStartupFailure())
                                 .hasStackTraceContaining(
-                                        "Redis is unreachable (distlock.redis) and distlock.fail-fast=true")));
+                                        "Redis is unreachable (distlock.redis.url) and distlock.fail-fast=true")));
+    }
+
+    @Test
+    void whenFailFastAndRedisFromSpringDataRedisIsUnreachableThenTheMessageNamesSpringDataRedis() {
+        int port = dev.distlock.core.test.RedisServers.freePort();
+        runner.withPropertyValues(
+                        "distlock.fail-fast=true",
+                        "spring.data.redis.url=redis://127.0.0.1:" + port,
+                        "distlock.redis.timeout=500ms")
+                .run(context -> assertThat(context.getStartupFailure())
+                        .isNotNull()
+                        .hasStackTraceContaining("Redis is unreachable (spring.data.redis.")
+                        .satisfies(ex -> assertThat(startupException(ex).getAction())
+                                .contains("spring.data.redis.password")
+                                .doesNotContain("distlock.redis.password")));
+    }
+
+    private static dev.distlock.spring.internal.config.DistlockStartupException startupException(Throwable ex) {
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            if (cause instanceof dev.distlock.spring.internal.config.DistlockStartupException startup) {
+                return startup;
+            }
+        }
+        throw new AssertionError("No DistlockStartupException in " + ex);
     }
 
     @Test

@@ -148,7 +148,7 @@ public class DistlockEndpoint {
                 name,
                 key(name),
                 main.state(),
-                main.kind(),
+                kind(main, local),
                 main.locked(),
                 main.remainingTtlMillis(),
                 main.mode(),
@@ -157,6 +157,18 @@ public class DistlockEndpoint {
                 main.error(),
                 local,
                 nodes);
+    }
+
+    /**
+     * A fenced lock is laid out as a reentrant one, so Redis alone cannot tell them apart: a hold of
+     * this instance names the kind it was taken as, the one the list of held locks shows.
+     */
+    private static @Nullable String kind(NodeState main, List<HeldLockReport> local) {
+        if ("reentrant".equals(main.kind())
+                && local.stream().anyMatch(h -> h.redLockNode() == null && "fenced".equals(h.type()))) {
+            return "fenced";
+        }
+        return main.kind();
     }
 
     /**
