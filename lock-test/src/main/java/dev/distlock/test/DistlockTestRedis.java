@@ -13,7 +13,8 @@ import org.springframework.test.context.ContextCustomizerFactories;
 
 /**
  * Runs a test class against a real, throw-away Redis server, {@link TestRedis#shared()}: one
- * {@code redis-server} process per test JVM on a free port of 127.0.0.1, without persistence,
+ * {@code redis-server} process per test JVM on a free port of 127.0.0.1 (or on a port of the
+ * {@link #port()} range), without persistence,
  * stopped when the JVM exits. It is the binary named by the {@code DISTLOCK_REDIS_SERVER}
  * environment variable (or the {@code distlock.test.redis-server} system property), else
  * {@code redis-server} on {@code PATH}, else the Redis 6.2 binary inside the embedded-redis jar
@@ -71,4 +72,15 @@ public @interface DistlockTestRedis {
      * @return whether to flush before each test
      */
     boolean flushBeforeEach() default false;
+
+    /**
+     * The port the server listens on, or an inclusive range of ports it may take, for machines
+     * whose rules allow tests to listen on some ports only: {@code "6390"} or {@code "6390-6399"}.
+     * Empty (the default) for any free port. Test classes that ask for the same port or range, or
+     * for a range that holds the port of a server already running, share one server; a server
+     * listens on the first free port of the range it finds. A value that is neither a port nor a
+     * range, or a range whose start is above its end, fails the test class saying so.
+     * @return the port or range, or empty for any free port
+     */
+    String port() default "";
 }

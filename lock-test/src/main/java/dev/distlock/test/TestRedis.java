@@ -1,7 +1,10 @@
 package dev.distlock.test;
 
+import dev.distlock.test.internal.PortRange;
 import dev.distlock.test.internal.RedisServerProcess;
 import dev.distlock.test.internal.Resp;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TestRedis {
 
-    private static TestRedis shared;
+    /** The servers of this JVM: the first is the one {@link #shared()} returns. */
+    private static final List<TestRedis> servers = new ArrayList<>();
 
     private final RedisServerProcess process;
 
@@ -28,12 +32,49 @@ public final class TestRedis {
      *         how to provide one
      */
     public static synchronized TestRedis shared() {
-        if (shared == null || !shared.process.isRunning()) {
-            RedisServerProcess process = RedisServerProcess.start();
-            Runtime.getRuntime().addShutdownHook(new Thread(process::stop, "distlock-test-redis-stop"));
-            shared = new TestRedis(process);
+        if (servers.isEmpty() || !servers.get(0).process.isRunning()) {
+            TestRedis started = start(PortRange.ANY);
+            if (servers.isEmpty()) {
+                servers.add(started);
+            } else {
+                servers.set(0, started);
+            }
         }
-        return shared;
+        return servers.get(0);
+    }
+
+    /**
+     * Returns a server of this JVM that listens on the given port or on a port of the given range,
+     * starting one there on first use: for machines where tests may only listen on some ports.
+     * @param port {@code ""} for any free port (the server of {@link #shared()}), a port
+     *     ({@code "6390"}) or an inclusive range ({@code "6390-6399"})
+     * @return the running server
+     * @throws IllegalArgumentException if {@code port} is neither a port nor a range of ports
+     * @throws IllegalStateException if no port of the range is free, or no {@code redis-server}
+     *         binary runs on this machine
+     */
+    public static synchronized TestRedis shared(String port) {
+        return shared(PortRange.parse(port, "TestRedis.shared(String)"));
+    }
+
+    private static synchronized TestRedis shared(PortRange ports) {
+        if (ports.equals(PortRange.ANY)) {
+            return shared();
+        }
+        for (TestRedis server : servers) {
+            if (server.process.isRunning() && ports.contains(server.port())) {
+                return server;
+            }
+        }
+        TestRedis started = start(ports);
+        servers.add(started);
+        return started;
+    }
+
+    private static TestRedis start(PortRange ports) {
+        RedisServerProcess process = RedisServerProcess.start(ports);
+        Runtime.getRuntime().addShutdownHook(new Thread(process::stop, "distlock-test-redis-stop"));
+        return new TestRedis(process);
     }
 
     /**

@@ -4,14 +4,13 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -49,14 +48,36 @@ public final class RedisServerProcess {
      * @throws IllegalStateException if no binary runs here, or the server does not start
      */
     public static RedisServerProcess start() {
+        return start(PortRange.ANY);
+    }
+
+    /**
+     * Starts a server on a free port of a range, retrying on another port of it when one was taken
+     * meanwhile.
+     * @param ports where it may listen
+     * @return the running server
+     * @throws IllegalStateException if no binary runs here, no port of the range is free, or the
+     *         server does not start
+     */
+    public static RedisServerProcess start(PortRange ports) {
         Path executable = findBinary();
         IllegalStateException last = null;
+        Integer failed = null;
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+            OptionalInt port = ports.freePort(failed);
+            if (port.isEmpty()) {
+                throw new IllegalStateException(
+                        "No free port among " + ports + " on " + HOST
+                                + " for the test Redis: every one is in use. Widen @DistlockTestRedis(port = ...)"
+                                + " or stop what listens there",
+                        last);
+            }
             try {
-                return start(executable, freePort());
+                return start(executable, port.getAsInt());
             } catch (IllegalStateException ex) {
                 // Most likely another process took the port between the probe and the bind.
                 last = ex;
+                failed = port.getAsInt();
             }
         }
         throw last != null ? last : new IllegalStateException("redis-server did not start");
@@ -237,15 +258,6 @@ public final class RedisServerProcess {
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             return false;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException ex) {
-            throw new UncheckedIOException(ex);
         }
     }
 

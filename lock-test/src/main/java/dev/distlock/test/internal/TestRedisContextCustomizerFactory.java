@@ -15,7 +15,8 @@ import org.springframework.test.context.TestContextAnnotationUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Registers the connection details of {@link TestRedis#shared()} in the context of a
+ * Registers the connection details of the test Redis ({@link TestRedis#shared(String)} on the
+ * annotation's port) in the context of a
  * {@link DistlockTestRedis} test, as {@code @ServiceConnection} does for a container.
  */
 public final class TestRedisContextCustomizerFactory implements ContextCustomizerFactory {
@@ -30,7 +31,7 @@ public final class TestRedisContextCustomizerFactory implements ContextCustomize
         DistlockTestRedis annotation =
                 TestContextAnnotationUtils.findMergedAnnotation(testClass, DistlockTestRedis.class);
         boolean dataRedis = annotation == null || annotation.dataRedis();
-        TestRedis redis = TestRedis.shared();
+        TestRedis redis = TestRedisExtension.server(testClass);
         return new TestRedisConnection(redis.host(), redis.port(), dataRedis && DATA_REDIS_PRESENT);
     }
 

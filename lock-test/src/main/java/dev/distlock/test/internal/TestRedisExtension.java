@@ -2,6 +2,7 @@ package dev.distlock.test.internal;
 
 import dev.distlock.test.DistlockTestRedis;
 import dev.distlock.test.TestRedis;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -21,7 +22,7 @@ public final class TestRedisExtension implements ParameterResolver, BeforeEachCa
 
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        return TestRedis.shared();
+        return server(extensionContext.getTestClass().orElse(null));
     }
 
     @Override
@@ -31,12 +32,27 @@ public final class TestRedisExtension implements ParameterResolver, BeforeEachCa
                 .map(DistlockTestRedis::flushBeforeEach)
                 .orElse(false);
         if (flush) {
-            TestRedis.shared().flushAll();
+            server(context.getTestClass().orElse(null)).flushAll();
         }
     }
 
+    /**
+     * The server of a test class, on the port its annotation asks for.
+     * @param testClass the test class, or {@code null}
+     * @return the running server
+     * @throws IllegalArgumentException if the annotation's {@code port} is neither a port nor a range
+     */
+    static TestRedis server(@Nullable Class<?> testClass) {
+        String port = testClass != null
+                ? findAnnotation(testClass).map(DistlockTestRedis::port).orElse("")
+                : "";
+        // Parsed here first, so that a bad value names the test class that declared it.
+        PortRange.parse(port, "@DistlockTestRedis on " + (testClass != null ? testClass.getName() : "the test class"));
+        return TestRedis.shared(port);
+    }
+
     // @Nested classes inherit the annotation from their enclosing class.
-    private static java.util.Optional<DistlockTestRedis> findAnnotation(Class<?> type) {
+    static java.util.Optional<DistlockTestRedis> findAnnotation(Class<?> type) {
         for (Class<?> current = type; current != null; current = current.getEnclosingClass()) {
             java.util.Optional<DistlockTestRedis> found =
                     AnnotationSupport.findAnnotation(current, DistlockTestRedis.class);
