@@ -143,6 +143,23 @@ class ActuatorTests {
     }
 
     @Test
+    void whenTheEndpointIsReadOnlyThenADeleteAnswers405WithAProblemDetailNamingTheAccessProperty() throws Exception {
+        HttpResponse<String> refused = delete("/actuator/distlock/ep-refused");
+        assertThat(refused.statusCode()).isEqualTo(405);
+        assertThat(refused.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(refused.headers().firstValue("Allow"))
+                .hasValueSatisfying(allow -> assertThat(allow).contains("GET"));
+        assertThat(refused.body())
+                .contains("\"status\":405")
+                .contains("management.endpoint.distlock.access=unrestricted")
+                .contains("\"instance\":\"/actuator/distlock/ep-refused\"");
+        // Other 405s of the application keep their usual answer.
+        HttpResponse<String> health = delete("/actuator/health");
+        assertThat(health.body()).doesNotContain("management.endpoint.distlock.access");
+    }
+
+    @Test
     void shouldReportHealthUpWithLatency() throws Exception {
         HttpResponse<String> health = get("/actuator/health/distlock");
         assertThat(health.statusCode()).isEqualTo(200);

@@ -9,12 +9,15 @@ import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * The {@code distlock} Actuator endpoint, when exposed; read-only unless
@@ -36,5 +39,17 @@ public final class DistlockEndpointAutoConfiguration {
             ObjectProvider<LockEventLog> events) {
         RedLockClients red = redLockClients.getIfAvailable();
         return new DistlockEndpoint(client, red != null ? red.clients() : List.of(), holds, events.getIfAvailable());
+    }
+
+    /** The hint that a refused force-unlock names the access property, in Spring MVC applications. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
+    static class ServletWriteAccessHint {
+
+        @Bean
+        DistlockEndpointWriteAccessHint distlockEndpointWriteAccessHint(ObjectProvider<PathMappedEndpoints> endpoints) {
+            return new DistlockEndpointWriteAccessHint(endpoints);
+        }
     }
 }
