@@ -11,7 +11,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Maps lock failures in Spring MVC and WebFlux requests to problem details: {@code 423 Locked} for
  * a lock not acquired, {@code 503 Service Unavailable} when Redis cannot be reached or the
- * application is shutting down. One {@code @ControllerAdvice} serves both stacks.
+ * application is shutting down, {@code 409 Conflict} when a method ran but lost its lease. One
+ * {@code @ControllerAdvice} serves both stacks.
  */
 @AutoConfiguration(after = DistlockAutoConfiguration.class)
 @ConditionalOnWebApplication
