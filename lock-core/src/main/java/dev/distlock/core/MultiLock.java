@@ -1,11 +1,14 @@
 package dev.distlock.core;
 
+import dev.distlock.core.internal.composite.BatchedMultiAcquisition;
 import dev.distlock.core.internal.composite.Members;
 import dev.distlock.core.internal.composite.MultiAcquisition;
 import dev.distlock.core.internal.composite.Releases;
+import dev.distlock.core.internal.kind.SameServerMembers;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock made of several {@link RedisLock}s, held all together or not at all (Redisson's
@@ -51,11 +54,14 @@ public final class MultiLock extends CompositeRedisLock {
     private final List<RedisLock> locks;
     private final List<RedisLock> ordered;
     private final String name;
+    /** The members by the script that takes them, one per server; {@code null} when taken one by one. */
+    private final @Nullable List<SameServerMembers> groups;
 
     private MultiLock(List<RedisLock> locks) {
         this.locks = locks;
         this.ordered = Members.canonicalOrder(locks);
         this.name = Members.joinedName(locks);
+        this.groups = SameServerMembers.group(ordered);
     }
 
     /**
@@ -96,12 +102,17 @@ public final class MultiLock extends CompositeRedisLock {
 
     @Override
     CompletableFuture<Boolean> acquireAsync(long waitMillis, long leaseMillis, long ownerId) {
+        List<SameServerMembers> batches = groups;
+        if (batches != null) {
+            return BatchedMultiAcquisition.start(batches, waitMillis, leaseMillis, ownerId);
+        }
         return MultiAcquisition.start(ordered, waitMillis, leaseMillis, ownerId);
     }
 
     @Override
     CompletableFuture<Void> releaseAsync(long ownerId) {
-        return Releases.multi(ordered, ownerId);
+        List<SameServerMembers> batches = groups;
+        return batches != null ? Releases.batched(batches, ownerId) : Releases.multi(ordered, ownerId);
     }
 
     /** @return whether any member is held by anyone */

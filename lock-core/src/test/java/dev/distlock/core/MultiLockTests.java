@@ -231,6 +231,8 @@ class MultiLockTests {
         }
     }
 
+    // A fenced member keeps the multi lock on the member-by-member path, where an early member can
+    // lapse while a later one is awaited; one script per server takes plain members together.
     @Test
     void whenAnEarlyMemberLapsedAndAnotherClientTookItThenTryLockDoesNotReturnTrue() throws Exception {
         String prefix = unique("lapse");
@@ -240,7 +242,7 @@ class MultiLockTests {
         long y = RedisLock.newOwnerId();
         long z = RedisLock.newOwnerId();
         assertThat(other.getLock(b).tryLock(0, 2500, TimeUnit.MILLISECONDS, x)).isTrue();
-        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getFencedLock(b));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Future<Boolean> yAcquired = pool.submit(() -> multi.tryLock(10, 1, TimeUnit.SECONDS, y));
@@ -263,12 +265,13 @@ class MultiLockTests {
         }
     }
 
+    // Member by member (a fenced member): only there does a waiting caller hold members.
     @Test
     void whenTwoCallersWaitWithoutBoundAndEachHoldsAMemberThenRoundsEndInsteadOfDeadlocking() throws Exception {
         String prefix = unique("cross");
         String a = prefix + "-a";
         String b = prefix + "-b";
-        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        MultiLock multi = MultiLock.of(one.getFencedLock(a), two.getLock(b));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             // Q's thread holds B outside the multi lock; P's lock() takes A and waits for B; then Q's
