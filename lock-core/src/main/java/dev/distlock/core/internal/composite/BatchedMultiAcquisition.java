@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.composite;
 
+import dev.distlock.core.LockException;
 import dev.distlock.core.internal.kind.SameServerMembers;
 import dev.distlock.core.internal.kind.SameServerMembers.Refusal;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
@@ -19,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class BatchedMultiAcquisition extends CompositeAcquisition {
 
+    /** Pause before trying again after an attempt got no answer, as a single lock's waiter parks then. */
+    private static final long FAILED_ATTEMPT_PAUSE_MILLIS = 1000;
+
     private final List<SameServerMembers> groups;
     private final long waitMillis;
     private final long leaseMillis;
@@ -36,6 +40,9 @@ public final class BatchedMultiAcquisition extends CompositeAcquisition {
     private @Nullable Blocker listeningTo;
     /** Whether the last park ended with a wake-up, which the next attempt then uses; guarded by {@code this}. */
     private boolean woken;
+
+    /** Whether a round was tried before the current one; guarded by {@code this}. */
+    private boolean triedBefore;
 
     private record Blocker(int group, int member) {}
 
@@ -114,10 +121,20 @@ public final class BatchedMultiAcquisition extends CompositeAcquisition {
             return;
         }
         Throwable failed = cause;
-        if (failed != null) {
+        boolean firstRound;
+        synchronized (this) {
+            firstRound = !triedBefore;
+            triedBefore = true;
+        }
+        if (failed != null && !firstRound && waitMillis != 0 && closed() == null && !Delays.passed(deadline)) {
+            // A waiter keeps waiting through an outage, as a single lock's does, and tries again
+            // once Redis answers; a lost reply's holds are adopted by that attempt.
+            rollBack().whenComplete((released, ignored) -> pauseAfterFailure());
+        } else if (failed != null) {
             rollBack().whenComplete((released, ignored) -> {
                 ended(false);
-                fail(failed);
+                LockException closed = closed();
+                fail(closed != null ? closed : failed);
             });
         } else if (refusal == null) {
             ended(true);
@@ -197,6 +214,25 @@ public final class BatchedMultiAcquisition extends CompositeAcquisition {
         if (track(List.of(subscribed))) {
             subscribed.whenComplete((ignored, error) -> nextRound(false));
         }
+    }
+
+    private void pauseAfterFailure() {
+        CompletableFuture<Void> pause =
+                Delays.after(Math.min(FAILED_ATTEMPT_PAUSE_MILLIS, Delays.millisLeft(deadline)));
+        if (track(List.of(pause))) {
+            pause.whenComplete((ignored, error) -> nextRound(false));
+        }
+    }
+
+    /** @return the failure of a group whose client was closed, or {@code null} */
+    private @Nullable LockException closed() {
+        for (SameServerMembers group : groups) {
+            LockException closed = group.closed();
+            if (closed != null) {
+                return closed;
+            }
+        }
+        return null;
     }
 
     private void park(int group, @Nullable ChannelWaiters joined, long ttlMillis) {
