@@ -24,7 +24,8 @@ import org.redisson.config.Config;
  * Scenario M: an uncontended lock+unlock of a multi lock of ten members on one server, fresh keys
  * each time, one thread, lease given; beside a single Distlock lock (the latency a multi lock is
  * measured against) and Redisson's {@code RedissonMultiLock} over the same ten names. Run by hand
- * (see {@code results.md}); the scripts per operation come from {@code INFO commandstats}.
+ * (see {@code results.md}); each iteration prints the scripts, Redis calls (those run inside
+ * scripts included, {@code INFO commandstats}) and Redis CPU time ({@code INFO cpu}) per operation.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -42,7 +43,7 @@ public class MultiLockBenchmark {
     private RedissonClient redisson;
     private String prefix;
     private long next;
-    private long scriptsBefore;
+    private RedisStats before;
     private long opsInIteration;
 
     @Setup(Level.Trial)
@@ -63,18 +64,22 @@ public class MultiLockBenchmark {
 
     @Setup(Level.Iteration)
     public void iterationStarted() {
-        scriptsBefore = scripts();
+        before = admin.stats();
         opsInIteration = 0;
     }
 
     @TearDown(Level.Iteration)
     public void iterationEnded() {
         if (opsInIteration > 0) {
+            RedisStats used = admin.stats().minus(before);
+            double ops = opsInIteration;
             System.out.printf(
                     java.util.Locale.ROOT,
-                    "%n[%s] scripts/op: %.2f%n",
+                    "%n[%s] scripts/op: %.2f, Redis calls/op: %.2f, Redis CPU us/op: %.1f%n",
                     lib,
-                    (double) (scripts() - scriptsBefore) / opsInIteration);
+                    used.scriptCalls() / ops,
+                    used.totalCalls() / ops,
+                    used.cpuMicros() / ops);
         }
     }
 
@@ -120,16 +125,5 @@ public class MultiLockBenchmark {
         if (!acquired) {
             throw new IllegalStateException(lib + " did not take uncontended lock '" + name + "'");
         }
-    }
-
-    private long scripts() {
-        return admin.command("INFO", "commandstats")
-                .lines()
-                .filter(line -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:"))
-                .mapToLong(line -> {
-                    int calls = line.indexOf("calls=") + "calls=".length();
-                    return Long.parseLong(line.substring(calls, line.indexOf(',', calls)));
-                })
-                .sum();
     }
 }
