@@ -174,6 +174,42 @@ class DroppedConnectionTests {
         assertThat(members).allMatch(member -> redis.command("EXISTS", member).equals("0"));
     }
 
+    /**
+     * A multi lock acquire whose reply never comes (the command timeout passes while Redis holds
+     * the script) but which Redis then runs: the caller was told it failed, so the clean-up that
+     * names the lost attempt releases every member the script took, long before their lease ends.
+     */
+    @Test
+    void whenABatchedMultiLocksAcquireReplyIsLostThenTheCleanUpReleasesEveryMemberItTook() throws Exception {
+        String name = "lost-reply:batch:" + UUID.randomUUID();
+        List<String> members = List.of(name + "/a", name + "/b", name + "/c");
+        try (LockClient impatient = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .commandTimeout(Duration.ofMillis(300))
+                .build())) {
+            MultiLock lock =
+                    MultiLock.of(members.stream().map(impatient::getLock).toArray(RedisLock[]::new));
+            // Once first, so that Redis knows the scripts: an unknown one would only answer NOSCRIPT.
+            long owner = RedisLock.newOwnerId();
+            assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS, owner)).isTrue();
+            lock.unlock(owner);
+            redis.command("CLIENT", "PAUSE", Integer.toString(PAUSE_MILLIS), "WRITE");
+            assertThatThrownBy(() -> lock.tryLock(0, 30, TimeUnit.SECONDS, owner))
+                    .as("an acquire whose reply did not come within the command timeout")
+                    .isInstanceOf(LockException.class);
+            // The script runs once the pause ends, and the clean-up after it: nothing is left for 30 s.
+            await().pollDelay(Duration.ofMillis(PAUSE_MILLIS))
+                    .atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(members)
+                            .as("members left after the clean-up")
+                            .allMatch(member -> redis.command("EXISTS", member).equals("0")));
+            assertThat(impatient.heldLocks()).isEmpty();
+            assertThat(other.getLock(members.get(0)).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                    .as("another client once the clean-up ran")
+                    .isTrue();
+        }
+    }
+
     @Test
     void whenARedLocksAcquireLosesItsConnectionsThenTheRetryKeepsItsHoldOnEveryMaster() throws Exception {
         List<RedisServer> masters = RedisServers.start(3);

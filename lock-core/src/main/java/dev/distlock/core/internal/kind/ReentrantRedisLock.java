@@ -238,15 +238,18 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     private CompletableFuture<@Nullable Long> release(
             long leaseMillis, long ownerId, String requestId, String lostAttempts) {
-        return new ReentrantRelease(
-                        key,
-                        leaseMillis,
-                        ownerField(ownerId),
-                        requestId,
-                        engine.unlockLatchMillis(),
-                        wakeFlags(),
-                        lostAttempts)
-                .run(engine.scripts());
+        ReentrantRelease release = new ReentrantRelease(
+                key,
+                leaseMillis,
+                ownerField(ownerId),
+                requestId,
+                engine.unlockLatchMillis(),
+                wakeFlags(),
+                lostAttempts);
+        // The clean-up after a lost reply is sent while Redis may not be answering, and may be the first
+        // use of this script on the server (a multi lock's members never run it otherwise): by EVALSHA,
+        // a NOSCRIPT answered after the timeout would never be resent, and the lost grant would stay.
+        return lostAttempts.isEmpty() ? release.run(engine.scripts()) : release.runBySource(engine.scripts());
     }
 
     /** @return how a release wakes waiters: {@code t} targeted, {@code s} sharded pub/sub */
