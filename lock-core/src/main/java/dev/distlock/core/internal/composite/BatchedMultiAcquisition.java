@@ -167,11 +167,10 @@ public final class BatchedMultiAcquisition extends CompositeAcquisition {
         }
         // Another member refused it now: the wake-up it may have used was not for that one.
         leaveChannel();
-        CompletableFuture<@Nullable ChannelWaiters> joining = groups.get(group).join(refusal.member(), ownerId);
-        if (!track(List.of(joining))) {
-            return;
-        }
-        joining.whenComplete((waiters, failure) -> joined(group, blocker, refusal, waiters, failure));
+        // Not cancelled with the caller's future: a join that completes anyway is left in joined().
+        groups.get(group)
+                .join(refusal.member(), ownerId)
+                .whenComplete((waiters, failure) -> joined(group, blocker, refusal, waiters, failure));
     }
 
     private void joined(
@@ -181,16 +180,14 @@ public final class BatchedMultiAcquisition extends CompositeAcquisition {
             @Nullable ChannelWaiters waiters,
             @Nullable Throwable failure) {
         if (failure != null) {
-            synchronized (this) {
-                pending = null;
+            if (!isAbandoned()) {
+                ended(false);
+                fail(cause(failure));
             }
-            ended(false);
-            fail(cause(failure));
             return;
         }
         boolean keep;
         synchronized (this) {
-            pending = null;
             keep = !isAbandoned();
             if (keep) {
                 channel = waiters;
