@@ -1,18 +1,35 @@
 package dev.distlock.core;
 
+import dev.distlock.core.internal.composite.BatchedMultiAcquisition;
 import dev.distlock.core.internal.composite.Members;
 import dev.distlock.core.internal.composite.MultiAcquisition;
 import dev.distlock.core.internal.composite.Releases;
+import dev.distlock.core.internal.kind.SameServerMembers;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock made of several {@link RedisLock}s, held all together or not at all (Redisson's
  * {@code RedissonMultiLock}). The members may come from different {@link LockClient}s, so one
  * multi lock can span several Redis servers.
  *
- * <p><b>Acquiring.</b> Members are taken one after the other, each with what is left of the
+ * <p><b>Acquiring, one script per server.</b> When every member is a plain lock from
+ * {@link LockClient#getLock} (named once), the members that one client keeps on one server (on a
+ * Cluster, in one hash slot) are taken by one script, atomically: every one of them, or none, with
+ * re-entry counted per member. Members on several servers or slots are tried with one script each,
+ * all at once; if any is refused, the others are released at once, so a waiting caller holds no
+ * member and callers never deadlock, whatever order they name the members in. A refused caller
+ * listens on the channel of the member that refused it (as that member's own waiters do) and tries
+ * again when woken or when that member's lease ends, within its wait. Every member keeps
+ * Redisson's layout, so a Redisson {@code RLock} on a member excludes the multi lock and is
+ * excluded by it. The members are released one script per server too. An attempt whose reply was
+ * lost is recorded as each member's grant, so the clean-up after it releases only what it took.
+ *
+ * <p><b>Acquiring, member by member.</b> Members of other kinds (fair, fenced, read and write
+ * locks), a lock named twice, or a client with the replica-sync guard on make the multi lock take
+ * its members one after the other, each with what is left of the
  * caller's wait (without a wait bound, of a round of 1.5 s per member). If one cannot be taken,
  * every member taken so far is released and the round starts again from the first member, until
  * the wait is spent. Members are taken in a canonical order, not in the order given to
@@ -28,7 +45,8 @@ import java.util.concurrent.CompletableFuture;
  * acquisition failed without a reply (the script may have run), is left to expire with its lease:
  * unless the owner held it before, the watchdog no longer renews it.
  *
- * <p><b>Leases.</b> The lease (or the watchdog, for {@code -1}) applies to every member. Once the
+ * <p><b>Leases.</b> The lease (or the watchdog, for {@code -1}) applies to every member. Taken one
+ * script per server, every member's lease starts with that script. Taken member by member, once the
  * last member is taken, the leases of the members taken before it are restarted, each by an
  * owner-checked script, so that when an acquisition returns {@code true} every member is held by
  * the owner with (at least) the whole lease left. If an earlier member's lease lapsed while a later
@@ -42,20 +60,23 @@ import java.util.concurrent.CompletableFuture;
  * throws the first failure with the others attached as suppressed exceptions.
  *
  * <p><b>Asynchronous use.</b> {@link #tryLockAsync}, {@link #lockAsync} and {@link #unlockAsync}
- * chain the members' own asynchronous calls, so a waiting acquisition holds no thread; the blocking
- * methods wait for those same stages. Cancelling a waiting acquisition cancels the member call in
- * progress and releases the members already taken.
+ * are chains of asynchronous calls, so a waiting acquisition holds no thread; the blocking
+ * methods wait for those same stages. Cancelling a waiting acquisition ends its wait and releases
+ * the members already taken, or taken by a call that was answered after the cancel.
  */
 public final class MultiLock extends CompositeRedisLock {
 
     private final List<RedisLock> locks;
     private final List<RedisLock> ordered;
     private final String name;
+    /** The members by the script that takes them, one per server; {@code null} when taken one by one. */
+    private final @Nullable List<SameServerMembers> groups;
 
     private MultiLock(List<RedisLock> locks) {
         this.locks = locks;
         this.ordered = Members.canonicalOrder(locks);
         this.name = Members.joinedName(locks);
+        this.groups = SameServerMembers.group(ordered);
     }
 
     /**
@@ -96,12 +117,17 @@ public final class MultiLock extends CompositeRedisLock {
 
     @Override
     CompletableFuture<Boolean> acquireAsync(long waitMillis, long leaseMillis, long ownerId) {
+        List<SameServerMembers> batches = groups;
+        if (batches != null) {
+            return BatchedMultiAcquisition.start(batches, waitMillis, leaseMillis, ownerId);
+        }
         return MultiAcquisition.start(ordered, waitMillis, leaseMillis, ownerId);
     }
 
     @Override
     CompletableFuture<Void> releaseAsync(long ownerId) {
-        return Releases.multi(ordered, ownerId);
+        List<SameServerMembers> batches = groups;
+        return batches != null ? Releases.batched(batches, ownerId) : Releases.multi(ordered, ownerId);
     }
 
     /** @return whether any member is held by anyone */

@@ -132,6 +132,78 @@ class ClusterTopologyTests {
     }
 
     @Test
+    void whenMultiLockMembersShareSlotsThenOneScriptPerSlotTakesThemAndOneReleasesThem() throws Exception {
+        List<String> tags = namesOnEveryMaster();
+        // Three members in the first tag's slot, two in the second's: two slots, on two masters.
+        List<String> names = List.of(
+                "{" + tags.get(0) + "}:a",
+                "{" + tags.get(0) + "}:b",
+                "{" + tags.get(0) + "}:c",
+                "{" + tags.get(1) + "}:a",
+                "{" + tags.get(1) + "}:b");
+        MultiLock multi = MultiLock.of(names.stream().map(alice::getLock).toArray(RedisLock[]::new));
+        // Once first: a master that has not seen a script yet answers NOSCRIPT, and it is sent again.
+        assertThat(multi.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
+        multi.unlock();
+        long before = scriptsRun();
+        assertThat(multi.tryLock(1, 10, TimeUnit.SECONDS)).isTrue();
+        assertThat(scriptsRun() - before)
+                .as("scripts to lock members in two slots")
+                .isEqualTo(2);
+        for (String name : names) {
+            assertThat(cluster.masterOf(name).command("EXISTS", name)).isEqualTo("1");
+            assertThat(bob.getLock(name).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                    .isFalse();
+        }
+        before = scriptsRun();
+        multi.unlock();
+        assertThat(scriptsRun() - before)
+                .as("scripts to unlock members in two slots")
+                .isEqualTo(2);
+        assertThat(multi.isLocked()).isFalse();
+    }
+
+    @Test
+    void whenAMultiLockWaitsForAMemberHeldInAnotherSlotThenItsReleaseWakesIt() throws Exception {
+        List<String> names = namesOnEveryMaster();
+        long holder = RedisLock.newOwnerId();
+        // A 30 s lease: a waiter that were not woken by the unlock message would sleep until it ends.
+        assertThat(bob.getLock(names.get(2)).tryLock(0, 30, TimeUnit.SECONDS, holder))
+                .isTrue();
+        MultiLock multi = MultiLock.of(names.stream().map(alice::getLock).toArray(RedisLock[]::new));
+        long owner = RedisLock.newOwnerId();
+        CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+            try {
+                return multi.tryLock(20, 10, TimeUnit.SECONDS, owner) ? System.nanoTime() : -1L;
+            } catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !acquiredAt.isDone());
+        long unlockedAt = System.nanoTime();
+        bob.getLock(names.get(2)).unlock(holder);
+        long wokenAfter = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(10, TimeUnit.SECONDS) - unlockedAt);
+        assertThat(wokenAfter).as("hand-off to the waiting multi lock").isBetween(0L, 2000L);
+        for (String name : names) {
+            assertThat(alice.getLock(name).isHeldBy(owner)).isTrue();
+        }
+        multi.unlock(owner);
+        assertThat(multi.isLocked()).isFalse();
+    }
+
+    /** @return the scripts every master ran so far ({@code EVALSHA} and {@code EVAL} calls) */
+    private static long scriptsRun() {
+        return cluster.masters().stream()
+                .flatMap(master -> master.command("INFO", "commandstats").lines())
+                .filter(line -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:"))
+                .mapToLong(line -> {
+                    int calls = line.indexOf("calls=") + "calls=".length();
+                    return Long.parseLong(line.substring(calls, line.indexOf(',', calls)));
+                })
+                .sum();
+    }
+
+    @Test
     void whenSlotMovedToAnotherMasterThenClientFollowsTheRedirect() throws Exception {
         String name = namesOnEveryMaster().get(0);
         int slot = io.lettuce.core.cluster.SlotHash.getSlot(name);

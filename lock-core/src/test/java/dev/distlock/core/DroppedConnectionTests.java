@@ -75,16 +75,20 @@ class DroppedConnectionTests {
                 (c, n) -> c.getReadWriteLock(n).readLock();
         BiFunction<LockClient, String, RedisLock> write =
                 (c, n) -> c.getReadWriteLock(n).writeLock();
-        // A MultiLock's members are reentrant locks: the key checked is its first member's.
+        // A MultiLock's members are reentrant locks: the key checked is its first member's. Plain
+        // members on one server are taken by one script; a fenced member keeps them member by member.
         BiFunction<LockClient, String, RedisLock> multi =
                 (c, n) -> MultiLock.of(c.getLock(n), c.getLock(n + "/second"));
+        BiFunction<LockClient, String, RedisLock> multiByMember =
+                (c, n) -> MultiLock.of(c.getLock(n), c.getFencedLock(n + "/second"));
         return Stream.of(
                 Arguments.of("reentrant", reentrant, reentrant),
                 Arguments.of("fenced", fenced, fenced),
                 Arguments.of("fair", fair, fair),
                 Arguments.of("read", read, write),
                 Arguments.of("write", write, read),
-                Arguments.of("multi", multi, reentrant));
+                Arguments.of("multi", multi, reentrant),
+                Arguments.of("multi member by member", multiByMember, reentrant));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -128,6 +132,82 @@ class DroppedConnectionTests {
         assertThat(excluder.tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
                 .as("another client once the lock is released")
                 .isTrue();
+    }
+
+    /**
+     * One script takes every member of a multi lock on one server, and records its attempt as
+     * each member's grant: the clean-up after its lost reply names that attempt, so it must leave
+     * every member of the retry's grant in place, not only the first.
+     */
+    @Test
+    void whenABatchedMultiLocksAcquireLosesItsConnectionThenTheRetryKeepsEveryMember() throws Exception {
+        String name = "dropped-connection:batch:" + UUID.randomUUID();
+        List<String> members = List.of(name + "/a", name + "/b", name + "/c");
+        MultiLock lock = MultiLock.of(members.stream().map(client::getLock).toArray(RedisLock[]::new));
+        client.ping();
+        other.ping();
+
+        redis.command("CLIENT", "PAUSE", Integer.toString(PAUSE_MILLIS), "WRITE");
+        long owner = RedisLock.newOwnerId();
+        Future<Boolean> lost = attempts.submit(() -> lock.tryLock(0, -1, TimeUnit.SECONDS, owner));
+        await().atMost(Duration.ofMillis(PAUSE_MILLIS / 2)).until(() -> blockedClients() > 0);
+        redis.command("CLIENT", "KILL", "TYPE", "normal");
+        assertThatThrownBy(() -> lost.get(10, TimeUnit.SECONDS))
+                .as("a multi lock acquire whose connection was dropped")
+                .hasCauseInstanceOf(LockException.class);
+
+        assertThat(lock.tryLock(0, -1, TimeUnit.SECONDS, owner))
+                .as("the retry right after it")
+                .isTrue();
+        await().pollDelay(Duration.ofMillis(PAUSE_MILLIS + 1500))
+                .atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(members)
+                        .as("members keeping their lock key after the clean-up")
+                        .allMatch(member -> redis.command("EXISTS", member).equals("1")));
+        assertThat(lock.isHeldBy(owner)).as("held by the retrying owner").isTrue();
+        for (String member : members) {
+            assertThat(other.getLock(member).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                    .as("another client on member %s while the retry holds it", member)
+                    .isFalse();
+        }
+        lock.unlock(owner);
+        assertThat(members).allMatch(member -> redis.command("EXISTS", member).equals("0"));
+    }
+
+    /**
+     * A multi lock acquire whose reply never comes (the command timeout passes while Redis holds
+     * the script) but which Redis then runs: the caller was told it failed, so the clean-up that
+     * names the lost attempt releases every member the script took, long before their lease ends.
+     */
+    @Test
+    void whenABatchedMultiLocksAcquireReplyIsLostThenTheCleanUpReleasesEveryMemberItTook() throws Exception {
+        String name = "lost-reply:batch:" + UUID.randomUUID();
+        List<String> members = List.of(name + "/a", name + "/b", name + "/c");
+        try (LockClient impatient = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .commandTimeout(Duration.ofMillis(300))
+                .build())) {
+            MultiLock lock =
+                    MultiLock.of(members.stream().map(impatient::getLock).toArray(RedisLock[]::new));
+            // Once first, so that Redis knows the scripts: an unknown one would only answer NOSCRIPT.
+            long owner = RedisLock.newOwnerId();
+            assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS, owner)).isTrue();
+            lock.unlock(owner);
+            redis.command("CLIENT", "PAUSE", Integer.toString(PAUSE_MILLIS), "WRITE");
+            assertThatThrownBy(() -> lock.tryLock(0, 30, TimeUnit.SECONDS, owner))
+                    .as("an acquire whose reply did not come within the command timeout")
+                    .isInstanceOf(LockException.class);
+            // The script runs once the pause ends, and the clean-up after it: nothing is left for 30 s.
+            await().pollDelay(Duration.ofMillis(PAUSE_MILLIS))
+                    .atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(members)
+                            .as("members left after the clean-up")
+                            .allMatch(member -> redis.command("EXISTS", member).equals("0")));
+            assertThat(impatient.heldLocks()).isEmpty();
+            assertThat(other.getLock(members.get(0)).tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()))
+                    .as("another client once the clean-up ran")
+                    .isTrue();
+        }
     }
 
     @Test

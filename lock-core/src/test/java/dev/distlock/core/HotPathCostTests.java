@@ -21,8 +21,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -147,6 +149,56 @@ class HotPathCostTests {
         assertThat(cost.allocatedBytes())
                 .as(measured)
                 .isLessThanOrEqualTo(budget.allocatedBytes() * ALLOCATION_TOLERANCE);
+    }
+
+    /**
+     * A multi lock of ten reentrant members on one server is taken by one script and released by
+     * one: counted by the client as it sends commands and by Redis itself ({@code INFO
+     * commandstats}, every {@code EVALSHA} and {@code EVAL}). Taken one member after another it
+     * cost 29 scripts (ten acquisitions, nine lease restarts, ten releases).
+     */
+    @Test
+    void shouldTakeAndReleaseTenMembersOnOneServerWithOneScriptEach() throws Exception {
+        int members = 10;
+        int ops = 200;
+        try (LockClient client = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .clientResources(resources)
+                .build())) {
+            String[] names = names("multi", 2 * ops);
+            Function<String, MultiLock> multiOf = name -> MultiLock.of(IntStream.range(0, members)
+                    .mapToObj(member -> client.getLock(name + "/" + member))
+                    .toArray(RedisLock[]::new));
+            for (int i = 0; i < ops; i++) {
+                lockAndUnlock(multiOf.apply(names[i]));
+            }
+            long commandsBefore = commandsSent.get();
+            long scriptsBefore = scriptsRun();
+            for (int i = ops; i < 2 * ops; i++) {
+                lockAndUnlock(multiOf.apply(names[i]));
+            }
+            double commands = (double) (commandsSent.get() - commandsBefore) / ops;
+            // The INFO call that reads the count is not a script.
+            double scripts = (double) (scriptsRun() - scriptsBefore) / ops;
+            assertThat(scripts)
+                    .as("scripts Redis ran per lock+unlock of %d members", members)
+                    .isEqualTo(2.0);
+            assertThat(commands)
+                    .as("commands sent per lock+unlock of %d members", members)
+                    .isLessThanOrEqualTo(2 + COMMANDS_TOLERANCE);
+        }
+    }
+
+    /** @return the scripts Redis ran so far ({@code EVALSHA} and {@code EVAL} calls) */
+    private static long scriptsRun() {
+        return redis.command("INFO", "commandstats")
+                .lines()
+                .filter(line -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:"))
+                .mapToLong(line -> {
+                    int calls = line.indexOf("calls=") + "calls=".length();
+                    return Long.parseLong(line.substring(calls, line.indexOf(',', calls)));
+                })
+                .sum();
     }
 
     private static Cost measure(String kind, Function<String, RedisLock> locks) throws Exception {

@@ -19,7 +19,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The asynchronous API of {@link MultiLock}, over members on two servers. */
+/**
+ * The asynchronous API of {@link MultiLock}, over members on two servers. The tests of a caller
+ * that gives up while it holds some members and waits for others use a fenced member, which keeps
+ * the multi lock on the member-by-member path; plain reentrant members are taken one script per
+ * server, and such a caller holds nothing while it waits.
+ */
 class MultiLockAsyncTests {
 
     private static RedisServer second;
@@ -125,7 +130,7 @@ class MultiLockAsyncTests {
         String b = unique("b");
         long blocker = RedisLock.newOwnerId();
         assertThat(two.getLock(b).tryLock(0, 30, TimeUnit.SECONDS, blocker)).isTrue();
-        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        MultiLock multi = MultiLock.of(one.getFencedLock(a), two.getLock(b));
         long owner = RedisLock.newOwnerId();
         CompletableFuture<Void> waiting =
                 multi.lockAsync(-1, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
@@ -149,7 +154,7 @@ class MultiLockAsyncTests {
         String b = unique("b");
         long blocker = RedisLock.newOwnerId();
         assertThat(two.getLock(b).tryLock(0, 30, TimeUnit.SECONDS, blocker)).isTrue();
-        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        MultiLock multi = MultiLock.of(one.getFencedLock(a), two.getLock(b));
         long owner = RedisLock.newOwnerId();
         CompletableFuture<Void> waiting =
                 multi.lockAsync(-1, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
@@ -171,7 +176,7 @@ class MultiLockAsyncTests {
         String b = unique("b");
         long blocker = RedisLock.newOwnerId();
         assertThat(two.getLock(b).tryLock(0, 30, TimeUnit.SECONDS, blocker)).isTrue();
-        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        MultiLock multi = MultiLock.of(one.getFencedLock(a), two.getLock(b));
         long owner = RedisLock.newOwnerId();
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         Thread waiter = new Thread(() -> {
@@ -203,7 +208,7 @@ class MultiLockAsyncTests {
         String b = unique("b");
         long blocker = RedisLock.newOwnerId();
         assertThat(two.getLock(b).tryLock(0, 3, TimeUnit.SECONDS, blocker)).isTrue();
-        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        MultiLock multi = MultiLock.of(one.getFencedLock(a), two.getLock(b));
         long owner = RedisLock.newOwnerId();
         Thread waiter = new Thread(() -> {
             try {
@@ -267,6 +272,61 @@ class MultiLockAsyncTests {
                         && !last.isLocked()
                         && one.heldLocks().isEmpty()
                         && two.heldLocks().isEmpty());
+    }
+
+    @Test
+    void whenAWaitingBatchedAcquisitionIsCancelledThenItHoldsNothingThenOrOnceFree() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        long blocker = RedisLock.newOwnerId();
+        assertThat(other.getLock(b).tryLock(0, 30, TimeUnit.SECONDS, blocker)).isTrue();
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
+        long owner = RedisLock.newOwnerId();
+        CompletableFuture<Void> waiting =
+                multi.lockAsync(-1, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
+        // One script takes both members or neither: while B is held, A is never taken.
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> !waiting.isDone() && !one.getLock(a).isLocked());
+        assertThat(waiting.cancel(false)).isTrue();
+        other.getLock(b).unlock(blocker);
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> !one.getLock(a).isLocked() && !one.getLock(b).isLocked() && holdsNothing(one, owner));
+    }
+
+    @Test
+    void whenABlockingBatchedWaiterIsInterruptedThenItThrowsAndNothingIsTakenOnceFree() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        long blocker = RedisLock.newOwnerId();
+        assertThat(other.getLock(b).tryLock(0, 3, TimeUnit.SECONDS, blocker)).isTrue();
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
+        long owner = RedisLock.newOwnerId();
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                outcome.complete(new AssertionError("acquired: " + multi.tryLock(20, 10, TimeUnit.SECONDS, owner)));
+            } catch (Throwable ex) {
+                outcome.complete(ex);
+            }
+        });
+        waiter.start();
+        try {
+            await().during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(3))
+                    .until(() -> !outcome.isDone() && !one.getLock(a).isLocked());
+            waiter.interrupt();
+            assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+            // B's 3 s lease runs out within the 20 s wait: the interrupted wait must not take it then.
+            await().during(Duration.ofSeconds(4))
+                    .atMost(Duration.ofSeconds(8))
+                    .until(() ->
+                            !one.getLock(a).isLocked() && !one.getLock(b).isHeldBy(owner) && holdsNothing(one, owner));
+        } finally {
+            waiter.interrupt();
+            waiter.join(10_000);
+        }
     }
 
     @Test

@@ -231,6 +231,8 @@ class MultiLockTests {
         }
     }
 
+    // A fenced member keeps the multi lock on the member-by-member path, where an early member can
+    // lapse while a later one is awaited; one script per server takes plain members together.
     @Test
     void whenAnEarlyMemberLapsedAndAnotherClientTookItThenTryLockDoesNotReturnTrue() throws Exception {
         String prefix = unique("lapse");
@@ -240,7 +242,7 @@ class MultiLockTests {
         long y = RedisLock.newOwnerId();
         long z = RedisLock.newOwnerId();
         assertThat(other.getLock(b).tryLock(0, 2500, TimeUnit.MILLISECONDS, x)).isTrue();
-        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getFencedLock(b));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Future<Boolean> yAcquired = pool.submit(() -> multi.tryLock(10, 1, TimeUnit.SECONDS, y));
@@ -263,12 +265,13 @@ class MultiLockTests {
         }
     }
 
+    // Member by member (a fenced member): only there does a waiting caller hold members.
     @Test
     void whenTwoCallersWaitWithoutBoundAndEachHoldsAMemberThenRoundsEndInsteadOfDeadlocking() throws Exception {
         String prefix = unique("cross");
         String a = prefix + "-a";
         String b = prefix + "-b";
-        MultiLock multi = MultiLock.of(one.getLock(a), two.getLock(b));
+        MultiLock multi = MultiLock.of(one.getFencedLock(a), two.getLock(b));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             // Q's thread holds B outside the multi lock; P's lock() takes A and waits for B; then Q's
@@ -298,6 +301,64 @@ class MultiLockTests {
             one.getLock(a).forceUnlock();
             two.getLock(b).forceUnlock();
         }
+    }
+
+    @Test
+    void whenTheOwnerReentersThenEveryMemberCountsTheReentry() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
+        multi.lock(10, TimeUnit.SECONDS);
+        multi.lock(10, TimeUnit.SECONDS);
+        assertThat(one.getLock(a).getHoldCount()).isEqualTo(2);
+        assertThat(one.getLock(b).getHoldCount()).isEqualTo(2);
+        multi.unlock();
+        assertThat(multi.isHeldByCurrentThread()).isTrue();
+        assertThat(multi.getHoldCount()).isEqualTo(1);
+        multi.unlock();
+        assertThat(multi.isLocked()).isFalse();
+    }
+
+    @Test
+    void whenAMemberIsHeldElsewhereThenAWaitingMultiLockTakesNoMemberUntilItTakesAll() throws Exception {
+        String a = unique("a");
+        String b = unique("b");
+        long stranger = RedisLock.newOwnerId();
+        assertThat(other.getLock(b).tryLock(0, 30, TimeUnit.SECONDS, stranger)).isTrue();
+        MultiLock multi = MultiLock.of(one.getLock(a), one.getLock(b));
+        long owner = RedisLock.newOwnerId();
+        CompletableFuture<Boolean> waiting =
+                multi.tryLockAsync(20, 10, TimeUnit.SECONDS, owner).toCompletableFuture();
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> !waiting.isDone() && !one.getLock(a).isLocked());
+        // Another caller can take the free member meanwhile: the waiting multi lock does not keep it.
+        long passer = RedisLock.newOwnerId();
+        assertThat(other.getLock(a).tryLock(0, 10, TimeUnit.SECONDS, passer)).isTrue();
+        other.getLock(a).unlock(passer);
+        other.getLock(b).unlock(stranger);
+        assertThat(waiting.get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(one.getLock(a).isHeldBy(owner) && one.getLock(b).isHeldBy(owner))
+                .isTrue();
+        multi.unlock(owner);
+    }
+
+    @Test
+    void whenMembersAreOfDifferentKindsThenTheyAreTakenAndReleasedMemberByMember() throws Exception {
+        RedisReadWriteLock first = one.getReadWriteLock(unique("rw"));
+        RedisReadWriteLock second = one.getReadWriteLock(unique("rw"));
+        RedisLock fair = one.getFairLock(unique("fair"));
+        RedisLock plain = one.getLock(unique("plain"));
+        MultiLock multi = MultiLock.of(first.readLock(), second.writeLock(), fair, plain);
+        long owner = RedisLock.newOwnerId();
+        assertThat(multi.tryLock(1, 10, TimeUnit.SECONDS, owner)).isTrue();
+        assertThat(multi.isHeldBy(owner)).isTrue();
+        assertThat(other.getReadWriteLock(first.getName()).writeLock().tryLock(0, 10, TimeUnit.SECONDS))
+                .isFalse();
+        assertThat(other.getLock(plain.getName()).tryLock(0, 10, TimeUnit.SECONDS))
+                .isFalse();
+        multi.unlock(owner);
+        assertThat(multi.isLocked()).isFalse();
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -86,6 +87,65 @@ class RedissonInteropTests {
             return got;
         });
         assertThat(latency).isLessThan(2000);
+    }
+
+    @Test
+    void shouldKeepRedissonsLayoutForEveryMemberOfAMultiLock() throws Exception {
+        List<String> members = List.of(name + "/1", name + "/2", name + "/3");
+        MultiLock multi = multiLock(members);
+        multi.lock(30, TimeUnit.SECONDS);
+        for (String member : members) {
+            assertThat(redis.command(
+                            "HGET",
+                            member,
+                            distlock.getId() + ":" + Thread.currentThread().getId()))
+                    .as("hold count of member %s", member)
+                    .isEqualTo("1");
+            assertThat(redisson.getLock(member).remainTimeToLive()).isPositive();
+            assertThat(pool.submit(() -> redisson.getLock(member).tryLock()).get())
+                    .as("Redisson on member %s", member)
+                    .isFalse();
+        }
+        multi.unlock();
+        assertThat(members).noneMatch(member -> redisson.getLock(member).isLocked());
+    }
+
+    @Test
+    void shouldBlockAMultiLockWhileRedissonHoldsAMemberAndWakeOnRedissonUnlock() throws Exception {
+        List<String> members = List.of(name + "/1", name + "/2", name + "/3");
+        RLock theirs = redisson.getLock(members.get(1));
+        theirs.lock(60, TimeUnit.SECONDS);
+        MultiLock multi = multiLock(members);
+        assertThat(pool.submit(() -> multi.tryLock()).get()).isFalse();
+        assertThat(distlock.getLock(members.get(0)).isLocked())
+                .as("a member the refused multi lock did not need to wait for")
+                .isFalse();
+        long latency = handOff(theirs::unlock, () -> {
+            boolean got = multi.tryLock(20, 30, TimeUnit.SECONDS);
+            multi.unlock();
+            return got;
+        });
+        assertThat(latency).isLessThan(2000);
+    }
+
+    @Test
+    void shouldBlockRedissonWhileAMultiLockHoldsAMemberAndWakeOnTheMultiLocksUnlock() throws Exception {
+        List<String> members = List.of(name + "/1", name + "/2", name + "/3");
+        MultiLock multi = multiLock(members);
+        multi.lock(60, TimeUnit.SECONDS);
+        assertThat(pool.submit(() -> redisson.getLock(members.get(2)).tryLock()).get())
+                .isFalse();
+        long latency = handOff(multi::unlock, () -> {
+            RLock theirs = redisson.getLock(members.get(2));
+            boolean got = theirs.tryLock(20, 30, TimeUnit.SECONDS);
+            theirs.unlock();
+            return got;
+        });
+        assertThat(latency).isLessThan(2000);
+    }
+
+    private MultiLock multiLock(List<String> members) {
+        return MultiLock.of(members.stream().map(distlock::getLock).toArray(RedisLock[]::new));
     }
 
     /** Starts the waiter, releases, and returns ms from release to the waiter holding the lock. */

@@ -245,4 +245,31 @@ class ReconnectFaultTests {
         multi.unlock(owner);
         assertThat(redis.command("EXISTS", name + ":a", name + ":b")).isEqualTo("0");
     }
+
+    @Test
+    void whenRedisStopsAnsweringWhileAWaitingMultiLockTriesAgainThenItKeepsWaiting() throws Exception {
+        LockClient client = client(Duration.ofMillis(500));
+        LockClient holder = client(Duration.ofSeconds(5));
+        long stranger = RedisLock.newOwnerId();
+        assertThat(holder.getLock(name + ":b").tryLock(0, 1500, TimeUnit.MILLISECONDS, stranger))
+                .isTrue();
+        // Both members on one server: one script takes them, and it is refused until B's lease ends.
+        MultiLock multi = MultiLock.of(client.getLock(name + ":a"), client.getLock(name + ":b"));
+        long owner = RedisLock.newOwnerId();
+        Future<Boolean> acquire = pool.submit(() -> multi.tryLock(20, 30, TimeUnit.SECONDS, owner));
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> !acquire.isDone());
+        // Frozen across the end of B's lease: the waiter's next attempts get no answer.
+        redis.pause();
+        try {
+            Thread.sleep(3000);
+        } finally {
+            redis.resume();
+        }
+        assertThat(acquire.get(15, TimeUnit.SECONDS))
+                .as("the waiting multi lock")
+                .isTrue();
+        assertThat(redis.command("EXISTS", name + ":a", name + ":b")).isEqualTo("2");
+        multi.unlock(owner);
+        assertThat(redis.command("EXISTS", name + ":a", name + ":b")).isEqualTo("0");
+    }
 }

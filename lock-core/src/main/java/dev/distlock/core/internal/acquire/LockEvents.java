@@ -47,7 +47,7 @@ public final class LockEvents {
         viewListeners.forEach(listener -> listener.onAcquired(name, ownerId, waitNanos));
     }
 
-    void timedOut(long ownerId, long start) {
+    public void timedOut(long ownerId, long start) {
         long waitNanos = System.nanoTime() - start;
         engine.listener().onTimeout(name, ownerId, waitNanos);
         viewListeners.forEach(listener -> listener.onTimeout(name, ownerId, waitNanos));

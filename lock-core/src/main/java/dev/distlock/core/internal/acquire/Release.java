@@ -43,21 +43,41 @@ public final class Release {
 
     /** @return completes once one hold is released; fails as {@code unlock} throws */
     public CompletableFuture<Void> run() {
+        begin();
+        return releaseOnce().handle(this::finish).thenCompose(next -> next);
+    }
+
+    /**
+     * Marks the hold as being released (no renewal is sent for it from now on) and tells the
+     * listeners of a last release. A caller that sends the release script itself (several locks in
+     * one script) calls this before sending it, and {@link #finish} with its reply.
+     */
+    public void begin() {
         if (hold != null) {
             engine.holds().releasing(hold);
             if (hold.count() <= 1) {
                 lock.events().releasing(ownerId);
             }
         }
-        return releaseOnce()
-                .handle((result, failure) -> {
-                    if (failure != null) {
-                        failed();
-                        return CompletableFuture.<Void>failedFuture(failure);
-                    }
-                    return released(result);
-                })
-                .thenCompose(next -> next);
+    }
+
+    /** @return the lease the release keeps while the owner's holds remain, in ms */
+    public long lease() {
+        return lease;
+    }
+
+    /**
+     * Ends the release with what the release script answered.
+     * @param result {@code null} when the owner held nothing, {@code 0} when holds remain, {@code 1} when released
+     * @param failure the failure when no answer came, else {@code null}
+     * @return completes once the bookkeeping is done; fails as {@code unlock} throws
+     */
+    public CompletableFuture<Void> finish(@Nullable Long result, @Nullable Throwable failure) {
+        if (failure != null) {
+            failed();
+            return CompletableFuture.failedFuture(failure);
+        }
+        return released(result);
     }
 
     /**

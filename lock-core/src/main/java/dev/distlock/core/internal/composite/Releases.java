@@ -2,6 +2,7 @@ package dev.distlock.core.internal.composite;
 
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.kind.SameServerMembers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -35,13 +36,42 @@ public final class Releases {
             }));
         }
         return chain.thenApply(failures -> {
-            if (!failures.isEmpty()) {
-                Throwable first = failures.get(0);
-                failures.subList(1, failures.size()).forEach(first::addSuppressed);
-                throw first instanceof RuntimeException runtime ? runtime : new CompletionException(first);
-            }
+            throwFirst(failures);
             return null;
         });
+    }
+
+    /**
+     * Releases a multi lock taken one script per server: every group at once, one script each,
+     * even when some fail.
+     * @param groups the members, grouped by the script that releases them
+     * @param ownerId the owner
+     * @return completes when every group was asked; fails with the first failure in canonical
+     *     order, the others attached as suppressed exceptions
+     */
+    public static CompletableFuture<Void> batched(List<SameServerMembers> groups, long ownerId) {
+        List<CompletableFuture<List<@Nullable Throwable>>> calls =
+                groups.stream().map(group -> group.release(ownerId)).toList();
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<Throwable> failures = new ArrayList<>();
+            for (CompletableFuture<List<@Nullable Throwable>> call : calls) {
+                for (Throwable failure : call.join()) {
+                    if (failure != null) {
+                        failures.add(Members.unwrap(failure));
+                    }
+                }
+            }
+            throwFirst(failures);
+            return null;
+        });
+    }
+
+    private static void throwFirst(List<Throwable> failures) {
+        if (!failures.isEmpty()) {
+            Throwable first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            throw first instanceof RuntimeException runtime ? runtime : new CompletionException(first);
+        }
     }
 
     /**

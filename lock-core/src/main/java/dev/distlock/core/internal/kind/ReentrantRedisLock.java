@@ -157,11 +157,53 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected void acquisitionEnded(SingleKeyAcquisition call, boolean acquired, long leaseMillis) {
+        acquisitionEnded(call.ownerId(), acquired, leaseMillis);
+    }
+
+    /**
+     * Ends an acquisition of this lock, whichever path took it: forgets the answered attempts of an
+     * owner that got it, or releases what a lost attempt of an owner that gave up may have taken.
+     */
+    void acquisitionEnded(long ownerId, boolean acquired, long leaseMillis) {
         if (acquired) {
-            engine.uncertainAcquisitions().acquired(attemptId(call.ownerId()));
+            engine.uncertainAcquisitions().acquired(attemptId(ownerId));
         } else {
-            releaseUnseenHold(leaseMillis, call.ownerId());
+            releaseUnseenHold(leaseMillis, ownerId);
         }
+    }
+
+    /**
+     * Returns this lock's acquire mode in an attempt that takes it with other locks in one script,
+     * and marks the attempt as uncertain under its id, as {@link #tryOnce} does for one lock.
+     * @param ownerId owner
+     * @param attemptId the id the script records with a fresh grant
+     * @param toCaller completed with the reply: a reply nobody received keeps the mark
+     * @return {@code '0'}, {@code '1'} or {@code '2'}, as {@code reentrant-acquire} reads them
+     */
+    char batchMode(long ownerId, String attemptId, CompletableFuture<?> toCaller) {
+        boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
+        AttemptId id = attemptId(ownerId);
+        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
+        int reentry = mayReenter || uncertain.inFlight(id) ? 1 : uncertain.contains(id) ? 2 : 0;
+        if (!mayReenter) {
+            uncertain.begin(id, attemptId, toCaller);
+        }
+        return (char) ('0' + reentry);
+    }
+
+    /** @return the client's engine, for the locks taken with others in one script */
+    LockEngine lockEngine() {
+        return engine;
+    }
+
+    /** @return the lock key */
+    String lockKey() {
+        return key;
+    }
+
+    /** @return the owner field of an owner */
+    String field(long ownerId) {
+        return ownerField(ownerId);
     }
 
     /**
@@ -196,17 +238,24 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     private CompletableFuture<@Nullable Long> release(
             long leaseMillis, long ownerId, String requestId, String lostAttempts) {
+        ReentrantRelease release = new ReentrantRelease(
+                key,
+                leaseMillis,
+                ownerField(ownerId),
+                requestId,
+                engine.unlockLatchMillis(),
+                wakeFlags(),
+                lostAttempts);
+        // The clean-up after a lost reply is sent while Redis may not be answering, and may be the first
+        // use of this script on the server (a multi lock's members never run it otherwise): by EVALSHA,
+        // a NOSCRIPT answered after the timeout would never be resent, and the lost grant would stay.
+        return lostAttempts.isEmpty() ? release.run(engine.scripts()) : release.runBySource(engine.scripts());
+    }
+
+    /** @return how a release wakes waiters: {@code t} targeted, {@code s} sharded pub/sub */
+    String wakeFlags() {
         boolean sharded = engine.connector().shardedPubSub();
-        String flags = targetedWakeups() ? (sharded ? "ts" : "t") : (sharded ? "s" : "");
-        return new ReentrantRelease(
-                        key,
-                        leaseMillis,
-                        ownerField(ownerId),
-                        requestId,
-                        engine.unlockLatchMillis(),
-                        flags,
-                        lostAttempts)
-                .run(engine.scripts());
+        return targetedWakeups() ? (sharded ? "ts" : "t") : (sharded ? "s" : "");
     }
 
     @Override

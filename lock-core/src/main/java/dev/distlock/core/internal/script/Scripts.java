@@ -61,6 +61,12 @@ public final class Scripts {
     /** Read-write lock: owner-blind delete in one mode. */
     public static final LuaScript RW_FORCE_RELEASE = LuaScript.load("rw-force-release", ScriptOutputType.INTEGER);
 
+    /** Multi lock: every member on one server (one cluster slot) taken at once, or none. */
+    public static final LuaScript MULTI_ACQUIRE = LuaScript.load("multi-acquire", ScriptOutputType.MULTI);
+
+    /** Multi lock: one hold of every member on one server (one cluster slot) released at once. */
+    public static final LuaScript MULTI_RELEASE = LuaScript.load("multi-release", ScriptOutputType.MULTI);
+
     private Scripts() {}
 
     /**
@@ -86,6 +92,8 @@ public final class Scripts {
                 RW_WRITE_RELEASE,
                 RW_WRITE_RENEW,
                 RW_WRITE_ABANDON,
-                RW_FORCE_RELEASE);
+                RW_FORCE_RELEASE,
+                MULTI_ACQUIRE,
+                MULTI_RELEASE);
     }
 }

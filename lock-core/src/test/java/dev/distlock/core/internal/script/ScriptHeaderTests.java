@@ -45,7 +45,9 @@ class ScriptHeaderTests {
                 ReadWriteForceRelease.SIGNATURE,
                 RenewHolds.RENEW,
                 RenewHolds.READ_RENEW,
-                RenewHolds.WRITE_RENEW);
+                RenewHolds.WRITE_RENEW,
+                MultiAcquire.SIGNATURE,
+                MultiRelease.SIGNATURE);
     }
 
     @Test

@@ -1,0 +1,93 @@
+package dev.distlock.core.internal.kind;
+
+import dev.distlock.core.internal.acquire.Release;
+import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.script.MultiRelease;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One unlock of the members of a {@link SameServerMembers} group in one script. Each member's
+ * bookkeeping is its own {@link Release}'s (the hold marked as being released before the script
+ * is sent, the lease its remaining holds call for, the outcome, holds Redis still counts); only the
+ * script is shared. A release whose reply was lost is sent again with the same request numbers
+ * within one command timeout: the members' unlock latches replay the first outcomes.
+ */
+final class SameServerRelease {
+
+    private final List<ReentrantRedisLock> members;
+    private final LockEngine engine;
+    private final String name;
+    private final List<Release> releases = new ArrayList<>();
+    private final MultiRelease script;
+
+    /** Call it on the unlocking thread: it may be the owner, which the error messages then name. */
+    SameServerRelease(List<ReentrantRedisLock> members, LockEngine engine, String name, long ownerId) {
+        this.members = members;
+        this.engine = engine;
+        this.name = name;
+        for (ReentrantRedisLock member : members) {
+            releases.add(new Release(member, ownerId));
+        }
+        this.script = script(ownerId);
+    }
+
+    private MultiRelease script(long ownerId) {
+        List<String> keys = new ArrayList<>(members.size());
+        List<Long> leases = new ArrayList<>(members.size());
+        List<String> fields = new ArrayList<>(members.size());
+        List<String> requests = new ArrayList<>(members.size());
+        for (int i = 0; i < members.size(); i++) {
+            ReentrantRedisLock member = members.get(i);
+            keys.add(member.lockKey());
+            leases.add(releases.get(i).lease());
+            fields.add(member.field(ownerId));
+            requests.add(engine.newRequestId());
+        }
+        return new MultiRelease(keys, engine.unlockLatchMillis(), members.get(0).wakeFlags(), leases, fields, requests);
+    }
+
+    /** @return completes with each member's failure, in order ({@code null} where released) */
+    CompletableFuture<List<@Nullable Throwable>> run() {
+        releases.forEach(Release::begin);
+        CompletableFuture<List<Long>> reply = engine.connector().commandsReady()
+                ? send(engine.replies().deadline())
+                : engine.calls()
+                        .connected(name, "release")
+                        .thenCompose(connected -> send(engine.replies().deadline()));
+        return reply.handle(this::finish).thenCompose(done -> done);
+    }
+
+    private CompletableFuture<List<@Nullable Throwable>> finish(
+            @Nullable List<Long> outcomes, @Nullable Throwable failure) {
+        List<CompletableFuture<@Nullable Throwable>> finished = new ArrayList<>(releases.size());
+        for (int i = 0; i < releases.size(); i++) {
+            Long outcome = failure != null || outcomes == null || outcomes.get(i) == null || outcomes.get(i) < 0
+                    ? null
+                    : outcomes.get(i);
+            finished.add(releases.get(i).finish(outcome, failure).handle((ok, error) -> error));
+        }
+        return CompletableFuture.allOf(finished.toArray(CompletableFuture[]::new))
+                .thenApply(all -> finished.stream().map(CompletableFuture::join).toList());
+    }
+
+    /** Sends the script, and once more if its reply was lost, both within one command timeout. */
+    private CompletableFuture<List<Long>> send(long deadline) {
+        return engine.replies()
+                .within(engine.calls().call(() -> script.run(engine.scripts())), name, "release", deadline)
+                .handle((outcomes, failure) -> {
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture(outcomes);
+                    }
+                    if (engine.isClosed() || !engine.replies().before(deadline)) {
+                        return CompletableFuture.<List<Long>>failedFuture(failure);
+                    }
+                    // The reply may have been lost after the script ran; the latches make the retry replay it.
+                    return engine.replies()
+                            .within(engine.calls().call(() -> script.run(engine.scripts())), name, "release", deadline);
+                })
+                .thenCompose(next -> next);
+    }
+}

@@ -1,0 +1,25 @@
+-- Releases one hold of each member of a multi lock that lives on this server (in a cluster, in
+-- this slot), each at most once per request id, exactly as reentrant-release does for one lock:
+-- a member whose last hold goes wakes that member's waiters.
+-- KEYS[i] lock key of member i: its unlock channel, latch and waiting clients are named from it
+-- ARGV[1] latch lifetime in ms: how long each latch remembers the outcome
+-- ARGV[2] wake flags: 't' to wake one listed client on its own channel (else always broadcast),
+--         's' to broadcast with SPUBLISH (sharded pub/sub) rather than PUBLISH
+-- ARGV[3i] lease in ms of member i: kept while holds remain
+-- ARGV[3i+1] owner field of member i
+-- ARGV[3i+2] request number of member i: names its latch
+-- Returns one value per member: -1 when the owner held nothing, 0 when holds remain, 1 when that
+-- member was released. A retry of the same request (its reply was lost) replays the outcomes.
+--! include layout
+--! include announce
+--! include unlock-latch
+--! include wake-one-client
+--! include grant-record
+--! include reentrant-unlock
+local outcomes = {}
+for i = 1, #KEYS do
+    local base = 3 * i
+    local outcome = unlock_hold(KEYS[i], ARGV[base], ARGV[base + 1], ARGV[base + 2], ARGV[1], ARGV[2], '')
+    outcomes[i] = outcome == nil and -1 or outcome
+end
+return outcomes
