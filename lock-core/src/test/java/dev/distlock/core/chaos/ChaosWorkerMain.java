@@ -45,9 +45,15 @@ public final class ChaosWorkerMain {
         stdin.setDaemon(true);
         stdin.start();
         try (HistoryWriter history = new HistoryWriter(dir.resolve("history-" + jvm + ".log"), jvm);
+                LeaseProbe probe = new LeaseProbe(p);
                 LockClient client = LockClient.create(options(p, history))) {
             ChaosOperations operations = new ChaosOperations(
-                    client, history, new FencedLedger(dir), Boolean.parseBoolean(p.getProperty("broken", "false")));
+                    client,
+                    history,
+                    new FencedLedger(dir),
+                    new ExclusionRegister(dir),
+                    probe,
+                    Boolean.parseBoolean(p.getProperty("broken", "false")));
             operations.warmUp();
             List<String> baseline = ThreadCensus.names();
             say("READY");
