@@ -470,7 +470,9 @@ final class ChaosChecker {
                 long lease = member.inv.leaseMillis();
                 long bound = member.inv.time() + (lease < 0 ? params.watchdogMillis : lease);
                 allGrants = Math.min(allGrants, bound);
-                if (member.res == null || member.res.time() >= after) {
+                // A hold reads its lease only after its own grant was answered; a re-entry answered in the
+                // same ms as a read may have come after it.
+                if (member.res == null || member.res.time() > after || member != outer && member.res.time() == after) {
                     least = Math.min(least, bound);
                 }
             }

@@ -102,34 +102,51 @@ final class ChaosOperations {
         while (System.currentTimeMillis() < deadline) {
             int pick = rnd.nextInt(100);
             try {
-                if (pick < 22) {
+                if (pick < 18) {
                     nested(rnd);
-                } else if (pick < 34) {
+                } else if (pick < 28) {
                     fenced(rnd);
-                } else if (pick < 43) {
+                } else if (pick < 36) {
                     simple(rnd, Kind.FAIR, client.getFairLock(pick(rnd, FAIR)));
-                } else if (pick < 51) {
+                } else if (pick < 44) {
                     simple(
                             rnd,
                             Kind.READ,
                             client.getReadWriteLock(pick(rnd, READ_WRITE)).readLock());
-                } else if (pick < 59) {
+                } else if (pick < 52) {
                     simple(
                             rnd,
                             Kind.WRITE,
                             client.getReadWriteLock(pick(rnd, READ_WRITE)).writeLock());
-                } else if (pick < 69) {
+                } else if (pick < 60) {
                     multi(rnd);
-                } else if (pick < 75) {
+                } else if (pick < 65) {
                     cancels.run(rnd);
-                } else if (pick < 83) {
+                } else if (pick < 71) {
                     handoff(rnd, handoff);
-                } else if (pick < 91) {
+                } else if (pick < 77) {
                     groups.run(rnd, handoff);
                 } else {
                     quickRetry(rnd);
                 }
                 Thread.sleep(rnd.nextInt(30));
+            } catch (InterruptedException ex) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * A hot caller: single tries on the watchdog, retried at once after an error, held briefly, one
+     * after another. Hot callers make the dense traffic in which a connection kill catches replies in
+     * flight.
+     */
+    void runHot(long seed, long deadline) {
+        Random rnd = new Random(seed);
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                quickRetry(rnd);
+                Thread.sleep(2 + rnd.nextInt(10));
             } catch (InterruptedException ex) {
                 return;
             }
@@ -180,7 +197,10 @@ final class ChaosOperations {
         }
     }
 
-    /** The shape of the dropped-connection finding: a single try on the watchdog, retried at once after an error. */
+    /**
+     * The shape of the dropped-connection finding, and the bulk of the traffic a connection kill can
+     * catch in flight: a single try on the watchdog, retried at once after an error, held briefly.
+     */
     private void quickRetry(Random rnd) throws InterruptedException {
         String name = pick(rnd, REENTRANT);
         RedisLock lock = client.getLock(name);
@@ -190,7 +210,9 @@ final class ChaosOperations {
         }
         try {
             enter(held);
-            hold(rnd, held);
+            probe(held);
+            Thread.sleep(rnd.nextInt(40));
+            probe(held);
         } finally {
             exit(held);
             release(held.op(), Kind.REENTRANT, List.of(name), lock, null);
@@ -465,9 +487,9 @@ final class ChaosOperations {
 
     static long wait(Random rnd) {
         int r = rnd.nextInt(100);
-        return r < 15
+        return r < 30
                 ? 0
-                : r < 50 ? 50 + rnd.nextInt(1450) : r < 80 ? 2000 + rnd.nextInt(4000) : 10_000 + rnd.nextInt(15_000);
+                : r < 65 ? 50 + rnd.nextInt(1450) : r < 90 ? 2000 + rnd.nextInt(4000) : 10_000 + rnd.nextInt(15_000);
     }
 
     /** @return the watchdog, an explicit lease, or one short enough to lapse while held */

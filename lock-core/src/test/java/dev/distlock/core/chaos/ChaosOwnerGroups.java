@@ -116,8 +116,8 @@ final class ChaosOwnerGroups {
                             if (!ok) {
                                 return CompletableFuture.completedFuture(null);
                             }
-                            return CompletableFuture.runAsync(
-                                            () -> {}, CompletableFuture.delayedExecutor(holdMillis, MS, pool))
+                            // Slept on a pool thread: CompletableFuture's delay scheduler is a thread that never ends.
+                            return CompletableFuture.runAsync(() -> sleep(holdMillis), pool)
                                     .thenComposeAsync(
                                             ignored -> {
                                                 names.forEach(n -> register.exit(n, opId, ownerName, false, 0));
@@ -153,6 +153,14 @@ final class ChaosOwnerGroups {
                                             pool);
                         },
                         pool);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static Throwable unwrap(Throwable failure) {

@@ -161,6 +161,8 @@ final class ChaosRun {
         p.setProperty("seed", Long.toString(settings.seed()));
         p.setProperty("millis", Long.toString(settings.duration().toMillis()));
         p.setProperty("threads", Integer.toString(settings.threads()));
+        // Hot callers per client JVM (-Dchaos.hotThreads, default 2): the dense traffic of quick retries.
+        p.setProperty("hotThreads", System.getProperty("chaos.hotThreads", "2"));
         p.setProperty("broken", Boolean.toString(settings.broken() && first));
         p.setProperty("watchdogMillis", Long.toString(PARAMS.watchdogMillis()));
         p.setProperty("commandTimeoutMillis", Long.toString(PARAMS.commandTimeoutMillis()));

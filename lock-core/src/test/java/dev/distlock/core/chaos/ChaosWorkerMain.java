@@ -69,6 +69,13 @@ public final class ChaosWorkerMain {
                 worker.start();
                 workers.add(worker);
             }
+            int hot = Integer.parseInt(p.getProperty("hotThreads", "0"));
+            for (int t = 0; t < hot; t++) {
+                long threadSeed = seed * 1_000_003L + jvm.hashCode() * 31L + 1000 + t;
+                Thread worker = new Thread(() -> operations.runHot(threadSeed, deadline), "chaos-hot-" + t);
+                worker.start();
+                workers.add(worker);
+            }
             for (Thread worker : workers) {
                 worker.join();
             }
