@@ -35,7 +35,8 @@ import java.util.TreeMap;
  * <li>the moment its holder was told the lease was lost: a lease-loss report for its owner and lock,
  *     or a re-entry refused to its own owner;</li>
  * <li>the start of any fault that may lose data (restart, failover, a Sentinel master pause); a
- *     hold acquired before such a fault settled is not safe at all.</li>
+ *     hold invoked before a restarted node was back, or before a failover settled, is not safe at
+ *     all.</li>
  * </ul>
  * Nothing else excuses an overlap: a failed release, a failed re-entry or a lease-loss report that
  * comes after the overlap do not. Two such holds that overlap by more than the clock error are an
@@ -359,7 +360,7 @@ final class ChaosChecker {
         }
         boolean dataLoss = faults.stream()
                 .anyMatch(
-                        f -> f.dataLoss() && f.start() - params.clockErrorMillis <= at && f.settled() >= op.inv.time());
+                        f -> f.dataLoss() && f.start() - params.clockErrorMillis <= at && lossEnd(f) >= op.inv.time());
         if (dataLoss) {
             count("early losses explained by a data-loss fault");
             return;
@@ -411,9 +412,7 @@ final class ChaosChecker {
             }
         }
         for (Fault fault : faults) {
-            if (fault.dataLoss()
-                    && fault.start() - params.clockErrorMillis <= end
-                    && fault.settled() >= op.inv.time()) {
+            if (fault.dataLoss() && fault.start() - params.clockErrorMillis <= end && lossEnd(fault) >= op.inv.time()) {
                 end = Math.min(end, fault.start() - params.clockErrorMillis);
                 cut = "data-loss fault";
             }
@@ -481,6 +480,18 @@ final class ChaosChecker {
                     && (member.relRes == null || member.relRes.time() >= after);
         }
         return releaseAfter ? Math.min(least, allGrants) : least;
+    }
+
+    /**
+     * @return until when a data-loss fault may take holds with it: a restarted or stopped node loses
+     *     what it had when it went down, and a hold invoked after it was back is taken on its new
+     *     state; a failover or a migration may go on settling (an old master still answering) for its
+     *     grace period
+     */
+    private long lossEnd(Fault fault) {
+        boolean restart =
+                fault.type().equals(FaultType.RESTART.name()) || fault.type().equals(FaultType.OUTAGE.name());
+        return restart ? fault.end() + params.clockErrorMillis : fault.settled();
     }
 
     private static boolean knownName(String name) {

@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  * per kind and several threads per client keep contention and waiter lines real.
  *
  * <p>Every hold enters the {@link ExclusionRegister} once its acquisition returned and leaves it
- * before its release is called; holds of exclusive single-key kinds read their lease with the
- * {@link LeaseProbe} as they begin and then every {@link #PROBE_EVERY_MILLIS}.
+ * before its release is called, and reads its lease with the {@link LeaseProbe} as it begins and then
+ * every {@link #PROBE_EVERY_MILLIS}.
  *
  * <p>With {@code broken} set (only by the harness's own tests) reentrant and fenced operations skip
  * the lock but record that they held it, so the checker has something to find.
@@ -447,12 +447,9 @@ final class ChaosOperations {
         }
     }
 
-    /**
-     * Reads the lease of an exclusive single-key hold (each member's, for a multi lock); a read hold
-     * shares the key's lease with other readers, so its lease cannot be read this way.
-     */
+    /** Reads the lease of a hold (each member's, for a multi lock) in Redis, with the time it was sent. */
     private void probe(Section held) {
-        if (held.kind() == Kind.READ || broken) {
+        if (broken) {
             return;
         }
         String field = client.getId() + ":" + held.ownerId() + (held.kind() == Kind.WRITE ? ":write" : "");
@@ -460,7 +457,9 @@ final class ChaosOperations {
             long sent = System.currentTimeMillis();
             String detail;
             try {
-                long left = probe.leaseLeft(ChaosRun.KEY_PREFIX + name, field);
+                long left = held.kind() == Kind.READ
+                        ? probe.readLeaseLeft(ChaosRun.KEY_PREFIX + name, field)
+                        : probe.leaseLeft(ChaosRun.KEY_PREFIX + name, field);
                 detail = left == LeaseProbe.GONE ? "gone@" + System.currentTimeMillis() : "held " + left;
             } catch (RuntimeException ex) {
                 detail = "failed " + ex;

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import java.util.function.BiFunction;
 
 /**
  * Reads, in one atomic script on its own connection, whether an owner field is in a lock's hash and
@@ -30,9 +29,28 @@ final class LeaseProbe implements AutoCloseable {
     private static final String SCRIPT = "if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then"
             + " return redis.call('pttl', KEYS[1]) end return " + GONE;
 
+    /**
+     * A read hold lives as long as the key and the longest of its owner's own timeout keys
+     * ({@code {key}:<field>:rwlock_timeout:<n>}, one per hold), whichever ends first.
+     */
+    private static final String READ_SCRIPT = "local count = tonumber(redis.call('hget', KEYS[1], ARGV[1]))"
+            + " if not count then return " + GONE + " end"
+            + " local longest = -3"
+            + " for i = count, 1, -1 do"
+            + "  local t = redis.call('pttl', ARGV[2] .. ':' .. ARGV[1] .. ':rwlock_timeout:' .. i)"
+            + "  if t ~= -2 then longest = math.max(longest, t) end"
+            + " end"
+            + " if longest == -3 then return " + GONE + " end"
+            + " return math.min(longest, redis.call('pttl', KEYS[1]))";
+
     private final AutoCloseable client;
     private final AutoCloseable connection;
-    private final BiFunction<String, String, Long> eval;
+    private final Evaluator eval;
+
+    /** One script run on the probe's connection. */
+    private interface Evaluator {
+        Long run(String script, String key, String... args);
+    }
 
     LeaseProbe(Properties p) {
         String name = "chaos-probe-" + p.getProperty("jvm");
@@ -48,7 +66,7 @@ final class LeaseProbe implements AutoCloseable {
                 c.sync().clientSetname(name);
                 client = cluster::shutdown;
                 connection = c;
-                eval = (key, field) -> c.sync().eval(SCRIPT, ScriptOutputType.INTEGER, new String[] {key}, field);
+                eval = (script, key, args) -> c.sync().eval(script, ScriptOutputType.INTEGER, new String[] {key}, args);
             }
             case "sentinel", "standalone" -> {
                 RedisURI uri;
@@ -65,7 +83,7 @@ final class LeaseProbe implements AutoCloseable {
                 c.setTimeout(timeout);
                 client = standalone::shutdown;
                 connection = c;
-                eval = (key, field) -> c.sync().eval(SCRIPT, ScriptOutputType.INTEGER, new String[] {key}, field);
+                eval = (script, key, args) -> c.sync().eval(script, ScriptOutputType.INTEGER, new String[] {key}, args);
             }
             default -> throw new IllegalArgumentException("unknown topology " + p.getProperty("topology"));
         }
@@ -78,7 +96,18 @@ final class LeaseProbe implements AutoCloseable {
      * @throws RuntimeException when Redis could not be asked
      */
     long leaseLeft(String key, String field) {
-        return eval.apply(key, field);
+        return eval.run(SCRIPT, key, field);
+    }
+
+    /**
+     * @param key the read-write lock's key
+     * @param field the reader's field in the lock's hash
+     * @return the read hold's lease left in ms, or {@link #GONE}
+     * @throws RuntimeException when Redis could not be asked
+     */
+    long readLeaseLeft(String key, String field) {
+        String base = key.contains("{") ? key : "{" + key + "}";
+        return eval.run(READ_SCRIPT, key, field, base);
     }
 
     @Override
