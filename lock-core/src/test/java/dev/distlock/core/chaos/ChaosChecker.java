@@ -23,23 +23,29 @@ import java.util.TreeMap;
  * its {@code ACQ OK} to its {@code REL INV}, lies inside the time it really held the lock (the grant
  * happened before the reply was recorded; the release runs after its invocation was recorded).
  *
- * <p><b>Exclusion (OVERLAP).</b> A hold counts as safe from {@code ACQ OK} until the first of:
+ * <p><b>Exclusion (OVERLAP, REGISTER).</b> Every hold is checked. A hold must exclude every other
+ * owner (not both read holds) from its {@code ACQ OK} until the first of:
  * <ul>
  * <li>its {@code REL INV} (or the JVM's last event, when it never released);</li>
- * <li>with any explicit lease in the hold (including nested re-entries): the outer {@code ACQ INV}
- *     plus the smallest lease of the nest, watchdog acquisitions counted as the watchdog timeout.
- *     Redis sets the expiry after the invocation, so the lease cannot have run out before;</li>
+ * <li>the earliest moment its lease could have run out: every grant in the hold's nest set the key's
+ *     expiry to no less than its invocation plus its lease (the watchdog timeout on the watchdog), and
+ *     a read of the lease by the holder itself ({@link LeaseProbe}), sent at {@code t} and answered
+ *     "held, {@code r} ms left", proves the lease lasts until {@code t + r} unless a later grant or
+ *     release of the nest sets it again;</li>
+ * <li>the moment its holder was told the lease was lost: a lease-loss report for its owner and lock,
+ *     or a re-entry refused to its own owner;</li>
  * <li>the start of any fault that may lose data (restart, failover, a Sentinel master pause); a
- *     hold acquired before such a fault settled is not safe at all.</li>
+ *     hold invoked before a restarted node was back, or before a failover settled, is not safe at
+ *     all.</li>
  * </ul>
- * and is not safe at all when its lease may have lapsed without the checker seeing it: a lease-loss
- * report for its owner and lock between its invocation and shortly after its release; for holds on
- * the watchdog only, a release or re-entry that failed, or a release never answered. Two safe holds
- * of different owners on one lock, not both read holds, that overlap by more than the clock error,
- * are a violation.
+ * Nothing else excuses an overlap: a failed release, a failed re-entry or a lease-loss report that
+ * comes after the overlap do not. Two such holds that overlap by more than the clock error are an
+ * OVERLAP; an entry into the {@link ExclusionRegister} (the shared resource every holder writes its
+ * entry and exit to) while a hold of another owner was inside, both within these bounds, is a
+ * REGISTER violation.
  *
- * <p><b>Early loss (EARLY_LOSS).</b> A release that answers "not held" before the hold's explicit
- * lease (the smallest in its nest, counted from the outer invocation) could have run out, without a
+ * <p><b>Early loss (EARLY_LOSS).</b> A release that answers "not held", or a read of the lease by the
+ * holder that finds its field gone, before the hold's lease could have run out (as above), without a
  * data-loss fault: the hold vanished while its lease was valid.
  *
  * <p><b>Fencing (FENCING).</b> The {@link FencedLedger} logs {@code DUP} when two owners wrote with
@@ -113,6 +119,7 @@ final class ChaosChecker {
         Event relInv;
         Event relRes;
         final List<Op> nested = new ArrayList<>();
+        final List<Event> probes = new ArrayList<>();
 
         String id() {
             return inv.jvm() + "#" + inv.op();
@@ -133,7 +140,8 @@ final class ChaosChecker {
         }
     }
 
-    private record Interval(Op op, long start, long end) {}
+    /** @param cut what ended the interval */
+    private record Interval(Op op, long start, long end, String cut) {}
 
     /** How long after a fault healed a client must be connected again: longest reconnect delay plus slack. */
     static final long RECONNECT_MILLIS = 3000;
@@ -143,7 +151,8 @@ final class ChaosChecker {
     private final List<Violation> violations = new ArrayList<>();
     private final Map<String, Long> stats = new TreeMap<>();
     private final Map<String, Long> lastTime = new HashMap<>();
-    private final List<Event> lost = new ArrayList<>();
+    private final Map<String, List<Event>> lost = new HashMap<>();
+    private final Map<String, Op> byId = new LinkedHashMap<>();
     private final List<Event> cancels = new ArrayList<>();
     private final List<Op> ops = new ArrayList<>();
 
@@ -153,9 +162,19 @@ final class ChaosChecker {
     }
 
     static Result check(List<Event> events, List<Fault> faults, List<LedgerEntry> ledger, Params params) {
+        return check(events, faults, ledger, List.of(), params);
+    }
+
+    static Result check(
+            List<Event> events,
+            List<Fault> faults,
+            List<LedgerEntry> ledger,
+            List<ExclusionRegister.Entry> register,
+            Params params) {
         ChaosChecker checker = new ChaosChecker(params, faults);
         checker.index(events);
         checker.checkOverlaps();
+        checker.checkRegister(register);
         checker.checkLedger(ledger);
         checker.checkLiveness();
         checker.checkAvailability(events);
@@ -165,12 +184,18 @@ final class ChaosChecker {
     }
 
     private void index(List<Event> events) {
-        Map<String, Op> byId = new LinkedHashMap<>();
         for (Event e : events) {
             lastTime.merge(e.jvm(), e.time(), Math::max);
             if (e.type() == Type.LOST) {
-                lost.add(e);
+                lost.computeIfAbsent(e.owner(), k -> new ArrayList<>()).add(e);
                 count("lease-loss reports");
+                continue;
+            }
+            if (e.type() == Type.PROBE) {
+                byId.computeIfAbsent(e.jvm() + "#" + e.op(), k -> new Op())
+                        .probes
+                        .add(e);
+                count("lease reads " + e.detail().replaceAll("[ @].*", ""));
                 continue;
             }
             if (e.type() == Type.CANCEL) {
@@ -216,34 +241,31 @@ final class ChaosChecker {
             if (op.res == null || op.res.phase() != Phase.OK) {
                 continue;
             }
-            checkEarlyLoss(op);
-            Interval safe = safeInterval(op);
-            if (safe == null) {
-                count("holds not checked (lease may have lapsed)");
-                continue;
-            }
             count("holds checked for exclusion");
+            checkEarlyLoss(op);
             for (String lock : op.inv.locks()) {
+                Interval safe = safeInterval(op, lock);
+                count("hold ends (per lock): " + safe.cut());
                 byLock.computeIfAbsent(lock, k -> new ArrayList<>()).add(safe);
             }
         }
         for (Map.Entry<String, List<Interval>> entry : byLock.entrySet()) {
             List<Interval> holds = entry.getValue();
+            holds.removeIf(hold -> hold.end() <= hold.start());
             holds.sort(Comparator.comparingLong(Interval::start));
             List<Interval> active = new ArrayList<>();
             for (Interval hold : holds) {
                 active.removeIf(other -> other.end() <= hold.start() + params.clockErrorMillis());
                 for (Interval other : active) {
-                    boolean shared =
-                            other.op().inv.kind() == Kind.READ && hold.op().inv.kind() == Kind.READ;
-                    if (!shared && !other.op().inv.owner().equals(hold.op().inv.owner())) {
+                    if (conflict(other.op(), hold.op())) {
                         long overlap = Math.min(other.end(), hold.end()) - hold.start();
                         violations.add(new Violation(
                                 "OVERLAP",
                                 "lock '" + entry.getKey() + "' held by two owners for "
                                         + overlap + " ms: [" + other.op() + "] safe " + other.start() + ".."
-                                        + other.end()
-                                        + " and [" + hold.op() + "] safe " + hold.start() + ".." + hold.end()));
+                                        + other.end() + " (" + other.cut() + ")"
+                                        + " and [" + hold.op() + "] safe " + hold.start() + ".." + hold.end()
+                                        + " (" + hold.cut() + ")"));
                     }
                 }
                 active.add(hold);
@@ -251,53 +273,104 @@ final class ChaosChecker {
         }
     }
 
+    private static boolean conflict(Op a, Op b) {
+        boolean shared = a.inv.kind() == Kind.READ && b.inv.kind() == Kind.READ;
+        return !shared && !a.inv.owner().equals(b.inv.owner());
+    }
+
     /**
-     * EARLY_LOSS: a release answered "not held" (IllegalMonitorStateException) before the hold's
-     * explicit lease could have run out, with no data-loss fault around: every run of the release
-     * script happened before its answer was recorded, so at that moment the lease was still valid,
-     * and nothing but the library itself can have removed the hold.
+     * REGISTER: the {@link ExclusionRegister} saw a hold enter while a hold of another owner was inside,
+     * and at that moment neither hold's lease could have run out, neither holder had been told of a
+     * lost lease, and no fault that loses data was around.
      */
-    private void checkEarlyLoss(Op op) {
-        List<Op> nest = new ArrayList<>(op.nested);
-        nest.add(op);
-        long smallestLease = Long.MAX_VALUE;
-        for (Op member : nest) {
-            long lease = member.inv.leaseMillis();
-            if (member.res != null && member.res.phase() != Phase.FAIL) {
-                smallestLease = Math.min(smallestLease, lease < 0 ? Long.MAX_VALUE : lease);
-            }
-        }
-        if (smallestLease == Long.MAX_VALUE || op.inv.detail().equals("broken") || "broken".equals(op.res.detail())) {
-            return;
-        }
-        long validUntil = op.inv.time()
-                + Math.min(
-                        smallestLease,
-                        nest.stream().anyMatch(m -> m.inv.leaseMillis() < 0) ? params.watchdogMillis : Long.MAX_VALUE)
-                - params.clockErrorMillis;
-        for (Op member : nest) {
-            Event answer = member.relRes;
-            if (answer == null
-                    || answer.phase() != Phase.ERR
-                    || !answer.detail().contains("IllegalMonitorStateException")
-                    || answer.time() >= validUntil) {
+    private void checkRegister(List<ExclusionRegister.Entry> register) {
+        for (ExclusionRegister.Entry entry : register) {
+            count("register " + ("E".equals(entry.phase()) ? "entries" : "exits"));
+            if (entry.others().isEmpty()) {
                 continue;
             }
-            boolean dataLoss = faults.stream()
-                    .anyMatch(f -> f.dataLoss()
-                            && f.start() - params.clockErrorMillis <= answer.time()
-                            && f.settled() >= op.inv.time());
-            if (!dataLoss) {
+            Op entrant = byId.get(entry.op());
+            for (String otherId : entry.others()) {
+                count("register overlaps flagged");
+                Op other = byId.get(otherId);
+                if (entrant == null || other == null || entrant.res == null || other.res == null) {
+                    count("register overlaps with a hold missing from the histories");
+                    continue;
+                }
+                Interval inside = safeInterval(other, entry.lock());
+                Interval entering = safeInterval(entrant, entry.lock());
+                if (entry.time() >= inside.end() || entry.time() >= entering.end()) {
+                    count("register overlaps explained: "
+                            + (entry.time() >= inside.end() ? inside.cut() : entering.cut()));
+                    continue;
+                }
                 violations.add(new Violation(
-                        "EARLY_LOSS",
-                        "release answered 'not held' at " + answer.time() + ", "
-                                + (validUntil - answer.time()) + " ms before the lease could have run out ("
-                                + validUntil
-                                + "), with no data-loss fault: [" + member + "]"
-                                + (member == op ? "" : " nested in [" + op + "]")
-                                + "; faults around: " + faultsAround(op.inv.time(), answer.time())));
+                        "REGISTER",
+                        "lock '" + entry.lock() + "': [" + entrant + "] entered the critical section at "
+                                + entry.time() + (entry.token() > 0 ? " with token " + entry.token() : "")
+                                + " while [" + other + "] was inside, safe until " + inside.end() + " ("
+                                + inside.cut() + "); faults around: "
+                                + faultsAround(other.inv.time(), entry.time())));
             }
         }
+    }
+
+    /**
+     * EARLY_LOSS: the hold was found gone (a release answered "not held", or the holder's own read of
+     * the lock found its field missing) before its lease could have run out, with no data-loss fault
+     * around: every run of the release or read happened before its answer was recorded, so at that
+     * moment the lease was still valid, and nothing but the library itself can have removed the hold.
+     */
+    private void checkEarlyLoss(Op op) {
+        if ("broken".equals(op.res.detail())) {
+            return;
+        }
+        List<Op> nest = new ArrayList<>(op.nested);
+        nest.add(op);
+        for (Op member : nest) {
+            Event answer = member.relRes;
+            if (answer != null
+                    && answer.phase() == Phase.ERR
+                    && answer.detail().contains("IllegalMonitorStateException")) {
+                long validUntil = Long.MAX_VALUE;
+                for (String lock : op.inv.locks()) {
+                    validUntil = Math.min(validUntil, leaseBound(op, lock, answer.time()));
+                }
+                earlyLoss(op, member, answer.time(), validUntil, "release answered 'not held'");
+            }
+        }
+        for (Event probe : op.probes) {
+            if (probe.detail().startsWith("gone@")) {
+                long seen = Long.parseLong(probe.detail().substring(5));
+                long validUntil = leaseBound(op, probe.locks().get(0), probe.time());
+                earlyLoss(
+                        op,
+                        op,
+                        seen,
+                        validUntil,
+                        "the holder's read found its hold of '" + probe.locks().get(0) + "' gone (read sent at "
+                                + probe.time() + ")");
+            }
+        }
+    }
+
+    private void earlyLoss(Op op, Op member, long at, long validUntil, String what) {
+        if (at >= validUntil - params.clockErrorMillis) {
+            return;
+        }
+        boolean dataLoss = faults.stream()
+                .anyMatch(
+                        f -> f.dataLoss() && f.start() - params.clockErrorMillis <= at && lossEnd(f) >= op.inv.time());
+        if (dataLoss) {
+            count("early losses explained by a data-loss fault");
+            return;
+        }
+        violations.add(new Violation(
+                "EARLY_LOSS",
+                what + " at " + at + ", " + (validUntil - at) + " ms before the lease could have run out ("
+                        + validUntil + "), with no data-loss fault: [" + member + "]"
+                        + (member == op ? "" : " nested in [" + op + "]")
+                        + "; faults around: " + faultsAround(op.inv.time(), at)));
     }
 
     private List<String> faultsAround(long from, long to) {
@@ -307,56 +380,118 @@ final class ChaosChecker {
                 .toList();
     }
 
-    /** @return the part of a hold during which no documented cause could have ended it, or null */
-    private Interval safeInterval(Op op) {
+    /**
+     * The part of a hold of {@code lock} during which it must exclude every other owner: from its
+     * acquisition's answer until the first of its release's invocation (or the JVM's last event), the
+     * earliest moment its lease could have run out ({@link #leaseBound}), the moment its holder was
+     * told the lease was lost (a lease-loss report, or a re-entry refused to its own owner), and the
+     * start of a fault that may lose Redis data. Nothing else excuses an overlap.
+     */
+    private Interval safeInterval(Op op, String lock) {
         long start = op.res.time();
         long end = op.relInv != null ? op.relInv.time() : lastTime.get(op.inv.jvm());
-        List<Op> nest = new ArrayList<>(op.nested);
-        nest.add(op);
-        boolean watchdogOnly = true;
-        long smallestLease = Long.MAX_VALUE;
-        for (Op member : nest) {
-            if (member != op && member.res != null && member.res.phase() == Phase.FAIL) {
-                return null; // a re-entry refused to its own owner: the hold was already gone
-            }
-            long lease = member.inv.leaseMillis();
-            if (member.res != null && (member.res.phase() == Phase.OK || member.res.phase() == Phase.ERR)) {
-                watchdogOnly &= lease < 0;
-                smallestLease = Math.min(smallestLease, lease < 0 ? params.watchdogMillis : lease);
+        String cut = op.relInv != null ? "released" : "never released";
+        long lease = leaseBound(op, lock, Long.MAX_VALUE) - params.clockErrorMillis;
+        if (lease < end) {
+            end = lease;
+            cut = "lease could have run out";
+        }
+        for (Op member : op.nested) {
+            if (member.res != null && member.res.phase() == Phase.FAIL && member.res.time() < end) {
+                end = member.res.time();
+                cut = "told: re-entry refused";
             }
         }
-        if (watchdogOnly) {
-            for (Op member : nest) {
-                boolean answeredOk = member.res != null && member.res.phase() == Phase.OK;
-                if (answeredOk && (member.relRes == null || member.relRes.phase() != Phase.OK)) {
-                    return null;
-                }
-                if (member.res != null && member.res.phase() == Phase.ERR) {
-                    return null;
-                }
-            }
-        } else {
-            end = Math.min(end, op.inv.time() + smallestLease - params.clockErrorMillis);
-        }
-        long lostUntil =
-                (op.relRes != null ? op.relRes.time() : end) + params.watchdogMillis + 2 * params.commandTimeoutMillis;
-        for (Event report : lost) {
-            if (report.owner().equals(op.inv.owner())
-                    && report.time() >= op.inv.time()
-                    && report.time() <= lostUntil
-                    && (op.inv.locks().contains(report.locks().get(0))
+        for (Event report : lost.getOrDefault(op.inv.owner(), List.of())) {
+            if (report.time() >= op.inv.time()
+                    && report.time() < end
+                    && (report.locks().get(0).equals(lock)
                             || !knownName(report.locks().get(0)))) {
-                return null;
+                end = report.time();
+                cut = "told: lease lost";
             }
         }
         for (Fault fault : faults) {
-            if (fault.dataLoss()
-                    && fault.start() - params.clockErrorMillis <= end
-                    && fault.settled() >= op.inv.time()) {
+            if (fault.dataLoss() && fault.start() - params.clockErrorMillis <= end && lossEnd(fault) >= op.inv.time()) {
                 end = Math.min(end, fault.start() - params.clockErrorMillis);
+                cut = "data-loss fault";
             }
         }
-        return end > start ? new Interval(op, start, end) : null;
+        return new Interval(op, start, end, end <= start ? cut + " before the reply" : cut);
+    }
+
+    /**
+     * The earliest moment the hold's lease on {@code lock} could have run out, from what was seen
+     * before {@code asOf}. Every grant or release in the nest set the key's expiry to at least its
+     * invocation plus its lease (a release: plus the nest's smallest lease; the watchdog's renewals only
+     * push it later, at most to a watchdog timeout from when they run). A read of the lease by the holder
+     * ({@link LeaseProbe}) sent at {@code t} that found {@code r} ms left proves an expiry of at least
+     * {@code t + r}, until a later grant or release of the nest sets it again. The bound is the best of
+     * these anchors (no read, or any read) of the least that the anchor and every later setting allow.
+     */
+    private long leaseBound(Op op, String lock, long asOf) {
+        List<Op> nest = new ArrayList<>(op.nested);
+        nest.add(op);
+        boolean watchdog =
+                nest.stream().anyMatch(m -> m.inv.leaseMillis() < 0 && (m.res == null || m.res.phase() != Phase.FAIL));
+        long best = settingsFrom(nest, Long.MIN_VALUE);
+        for (Event probe : op.probes) {
+            if (probe.time() >= asOf
+                    || !probe.locks().get(0).equals(lock)
+                    || !probe.detail().startsWith("held ")) {
+                continue;
+            }
+            long left = Long.parseLong(probe.detail().substring(5));
+            if (left < 0) {
+                left = Long.MAX_VALUE / 4; // no expiry: the hold cannot lapse
+            }
+            if (watchdog) {
+                left = Math.min(left, params.watchdogMillis); // a renewal after the read sets a watchdog timeout
+            }
+            best = Math.max(best, Math.min(probe.time() + left, settingsFrom(nest, probe.time())));
+        }
+        return best;
+    }
+
+    /**
+     * @return the least expiry that a grant or release of the nest possibly made after {@code after}
+     *     set: a grant sets its own lease from no earlier than its invocation; a release of a re-entry
+     *     keeps the longest lease left of the grants that remain, which is no less than the least of
+     *     the grants' own bounds
+     */
+    private long settingsFrom(List<Op> nest, long after) {
+        long allGrants = Long.MAX_VALUE;
+        long least = Long.MAX_VALUE;
+        boolean releaseAfter = false;
+        Op outer = nest.get(nest.size() - 1);
+        for (Op member : nest) {
+            if (member.res == null || member.res.phase() != Phase.FAIL) {
+                long lease = member.inv.leaseMillis();
+                long bound = member.inv.time() + (lease < 0 ? params.watchdogMillis : lease);
+                allGrants = Math.min(allGrants, bound);
+                // A hold reads its lease only after its own grant was answered; a re-entry answered in the
+                // same ms as a read may have come after it.
+                if (member.res == null || member.res.time() > after || member != outer && member.res.time() == after) {
+                    least = Math.min(least, bound);
+                }
+            }
+            releaseAfter |= member != outer
+                    && member.relInv != null
+                    && (member.relRes == null || member.relRes.time() >= after);
+        }
+        return releaseAfter ? Math.min(least, allGrants) : least;
+    }
+
+    /**
+     * @return until when a data-loss fault may take holds with it: a restarted or stopped node loses
+     *     what it had when it went down, and a hold invoked after it was back is taken on its new
+     *     state; a failover or a migration may go on settling (an old master still answering) for its
+     *     grace period
+     */
+    private long lossEnd(Fault fault) {
+        boolean restart =
+                fault.type().equals(FaultType.RESTART.name()) || fault.type().equals(FaultType.OUTAGE.name());
+        return restart ? fault.end() + params.clockErrorMillis : fault.settled();
     }
 
     private static boolean knownName(String name) {

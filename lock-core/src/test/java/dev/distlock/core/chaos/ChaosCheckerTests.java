@@ -25,6 +25,7 @@ class ChaosCheckerTests {
     private final List<Event> events = new ArrayList<>();
     private final List<Fault> faults = new ArrayList<>();
     private final List<LedgerEntry> ledger = new ArrayList<>();
+    private final List<ExclusionRegister.Entry> register = new ArrayList<>();
 
     @Test
     void whenTwoWatchdogHoldsOverlapThenOverlapIsReported() {
@@ -69,15 +70,17 @@ class ChaosCheckerTests {
     }
 
     @Test
-    void whenTheHolderReportedItsLeaseLostThenTheOverlapIsExplained() {
+    void whenTheHolderWasToldOfALostLeaseBeforeTheOverlapThenItIsExplainedButNotWhenToldAfter() {
         hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 3000);
         hold("b", 1, "re-0", Kind.REENTRANT, -1, 1000, 1500);
         events.add(event(3100, "a", -1, -1, Type.LOST, Phase.OK, Kind.REENTRANT, "re-0", 0, 0, 0));
+        assertThat(kinds(check())).as("told only after the overlap").containsExactly("OVERLAP");
+        events.add(event(900, "a", -1, -1, Type.LOST, Phase.OK, Kind.REENTRANT, "re-0", 0, 0, 0));
         assertThat(check().violations()).isEmpty();
     }
 
     @Test
-    void whenAWatchdogHoldsReleaseFailedThenTheOverlapIsExplained() {
+    void whenAWatchdogHoldsReleaseFailedThenTheOverlapIsStillReported() {
         hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 3000);
         events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.REL && e.phase() == Phase.OK);
         events.add(new Event(
@@ -95,7 +98,41 @@ class ChaosCheckerTests {
                 0,
                 "LockException: Command timed out"));
         hold("b", 1, "re-0", Kind.REENTRANT, -1, 1000, 1500);
-        assertThat(check().violations()).isEmpty();
+        assertThat(kinds(check())).containsExactly("OVERLAP");
+    }
+
+    @Test
+    void whenAHoldGrantedLateReadItsLeaseThenItIsCheckedForItsWholeLease() {
+        // Granted 5 s after its invocation: its watchdog lease counted from the invocation is long over.
+        hold("a", 1, "re-0", Kind.REENTRANT, -1, 5000, 7000);
+        events.removeIf(e -> e.jvm().equals("a") && e.type() == Type.ACQ && e.phase() == Phase.INV);
+        events.add(event(0, "a", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "re-0", 6000, -1, 1));
+        hold("b", 1, "re-0", Kind.REENTRANT, -1, 6000, 6500);
+        assertThat(check().violations()).as("nothing proves a's lease at 6000").isEmpty();
+        events.add(probe(5010, "a", 1, "re-0", "held 2990"));
+        assertThat(kinds(check())).containsExactly("OVERLAP");
+    }
+
+    @Test
+    void whenTheRegisterSawTwoHoldsInsideThenRegisterIsReportedUnlessTheLeaseHadRunOut() {
+        hold("a", 1, "re-0", Kind.REENTRANT, 500, 0, 3000);
+        hold("b", 1, "re-0", Kind.REENTRANT, 500, 1000, 1400);
+        register.add(new ExclusionRegister.Entry("re-0", T + 10, "a#1", "a:1", "E", 0, List.of()));
+        register.add(new ExclusionRegister.Entry("re-0", T + 1010, "b#1", "b:1", "E", 0, List.of("a#1")));
+        assertThat(check().violations()).as("a's 500 ms lease had run out").isEmpty();
+        register.add(new ExclusionRegister.Entry("re-0", T + 300, "b#1", "b:1", "E", 0, List.of("a#1")));
+        assertThat(kinds(check())).containsExactly("REGISTER");
+    }
+
+    @Test
+    void whenTheHolderFindsItsWatchdogHoldGoneBeforeItsLeaseCouldEndThenEarlyLossIsReported() {
+        // The dropped-connection finding: a retry's grant removed by the clean-up of the failed call.
+        hold("a", 1, "re-0", Kind.REENTRANT, -1, 0, 500);
+        events.add(probe(100, "a", 1, "re-0", "held 2990"));
+        events.add(probe(400, "a", 1, "re-0", "gone@" + (T + 402)));
+        assertThat(kinds(check())).containsExactly("EARLY_LOSS");
+        faults.add(new Fault("RESTART", "node", T + 200, T + 300, true, 1000));
+        assertThat(check().violations()).as("a restart loses the key").isEmpty();
     }
 
     @Test
@@ -305,7 +342,7 @@ class ChaosCheckerTests {
     private Result check() {
         List<Event> sorted = new ArrayList<>(events);
         sorted.sort((x, y) -> Long.compare(x.time(), y.time()));
-        return ChaosChecker.check(sorted, faults, ledger, ChaosRun.PARAMS);
+        return ChaosChecker.check(sorted, faults, ledger, register, ChaosRun.PARAMS);
     }
 
     private static List<String> kinds(Result result) {
@@ -351,6 +388,11 @@ class ChaosCheckerTests {
                 lease,
                 0,
                 "-");
+    }
+
+    private static Event probe(long at, String jvm, long op, String lock, String detail) {
+        return new Event(
+                T + at, jvm, op, -1, Type.PROBE, Phase.OK, Kind.REENTRANT, List.of(lock), jvm + ":1", 0, 0, 0, detail);
     }
 
     private static Event withToken(Event e, long token) {

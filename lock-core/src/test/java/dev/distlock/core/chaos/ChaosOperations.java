@@ -8,20 +8,28 @@ import dev.distlock.core.chaos.Event.Kind;
 import dev.distlock.core.chaos.Event.Phase;
 import dev.distlock.core.chaos.Event.Type;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
  * The random operations of a client JVM, each recorded in its history: nested reentrant locks,
  * fenced locks writing to the {@link FencedLedger}, fair locks, read and write locks, multi locks
- * over 2-3 names, holds taken with an explicit owner id and released from another thread, and
- * asynchronous calls cancelled at random points ({@link ChaosCancels}).
- * Leases are the watchdog or explicit; waits range from a single try to 25 s. A few names per kind
- * keep contention real.
+ * over 2-3 names, holds taken with an explicit owner id and released from another thread, groups of
+ * asynchronous calls of one explicit owner ({@link ChaosOwnerGroups}), and asynchronous calls
+ * cancelled at random points ({@link ChaosCancels}). Leases are the watchdog, explicit, or short
+ * enough to lapse while held; waits range from a single try to 25 s; most callers retry at once
+ * when a call fails with an exception, as a caller handling {@code LockException} would. A few names
+ * per kind and several threads per client keep contention and waiter lines real.
+ *
+ * <p>Every hold enters the {@link ExclusionRegister} once its acquisition returned and leaves it
+ * before its release is called, and reads its lease with the {@link LeaseProbe} as it begins and then
+ * every {@link #PROBE_EVERY_MILLIS}.
  *
  * <p>With {@code broken} set (only by the harness's own tests) reentrant and fenced operations skip
  * the lock but record that they held it, so the checker has something to find.
@@ -33,21 +41,35 @@ final class ChaosOperations {
     static final List<String> FAIR = List.of("fa-0", "fa-1");
     static final List<String> READ_WRITE = List.of("rw-0", "rw-1");
 
+    static final long PROBE_EVERY_MILLIS = 400;
+
     private static final TimeUnit MS = TimeUnit.MILLISECONDS;
     private static final long NOT_ACQUIRED = -1;
 
     private final LockClient client;
     private final HistoryWriter history;
     private final FencedLedger ledger;
+    private final ExclusionRegister register;
+    private final LeaseProbe probe;
     private final boolean broken;
     private final ChaosCancels cancels;
+    private final ChaosOwnerGroups groups;
 
-    ChaosOperations(LockClient client, HistoryWriter history, FencedLedger ledger, boolean broken) {
+    ChaosOperations(
+            LockClient client,
+            HistoryWriter history,
+            FencedLedger ledger,
+            ExclusionRegister register,
+            LeaseProbe probe,
+            boolean broken) {
         this.client = client;
         this.history = history;
         this.ledger = ledger;
+        this.register = register;
+        this.probe = probe;
         this.broken = broken;
         this.cancels = new ChaosCancels(client, history, ChaosRun.PARAMS.commandTimeoutMillis());
+        this.groups = new ChaosOwnerGroups(client, history, register);
     }
 
     static List<String> allNames() {
@@ -80,28 +102,32 @@ final class ChaosOperations {
         while (System.currentTimeMillis() < deadline) {
             int pick = rnd.nextInt(100);
             try {
-                if (pick < 20) {
+                if (pick < 18) {
                     nested(rnd);
-                } else if (pick < 35) {
+                } else if (pick < 28) {
                     fenced(rnd);
-                } else if (pick < 47) {
+                } else if (pick < 36) {
                     simple(rnd, Kind.FAIR, client.getFairLock(pick(rnd, FAIR)));
-                } else if (pick < 57) {
+                } else if (pick < 44) {
                     simple(
                             rnd,
                             Kind.READ,
                             client.getReadWriteLock(pick(rnd, READ_WRITE)).readLock());
-                } else if (pick < 67) {
+                } else if (pick < 52) {
                     simple(
                             rnd,
                             Kind.WRITE,
                             client.getReadWriteLock(pick(rnd, READ_WRITE)).writeLock());
-                } else if (pick < 80) {
+                } else if (pick < 60) {
                     multi(rnd);
-                } else if (pick < 88) {
+                } else if (pick < 65) {
                     cancels.run(rnd);
-                } else {
+                } else if (pick < 71) {
                     handoff(rnd, handoff);
+                } else if (pick < 77) {
+                    groups.run(rnd, handoff);
+                } else {
+                    quickRetry(rnd);
                 }
                 Thread.sleep(rnd.nextInt(30));
             } catch (InterruptedException ex) {
@@ -110,79 +136,141 @@ final class ChaosOperations {
         }
     }
 
+    /**
+     * A hot caller: single tries on the watchdog, retried at once after an error, held briefly, one
+     * after another. Hot callers make the dense traffic in which a connection kill catches replies in
+     * flight.
+     */
+    void runHot(long seed, long deadline) {
+        Random rnd = new Random(seed);
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                quickRetry(rnd);
+                Thread.sleep(2 + rnd.nextInt(10));
+            } catch (InterruptedException ex) {
+                return;
+            }
+        }
+    }
+
+    /** A hold inside its critical section, as the register and the probe see it. */
+    private record Section(long op, Kind kind, List<String> names, long ownerId, long token) {}
+
     private void nested(Random rnd) throws InterruptedException {
         String name = pick(rnd, REENTRANT);
         RedisLock lock = client.getLock(name);
-        long op = history.nextOp();
         if (broken) {
-            pretend(rnd, op, Kind.REENTRANT, name, 0);
+            pretend(rnd, history.nextOp(), Kind.REENTRANT, name, 0);
             return;
         }
-        if (acquire(op, -1, Kind.REENTRANT, List.of(name), lock, wait(rnd), lease(rnd), null) == NOT_ACQUIRED) {
+        Section held = acquire(-1, Kind.REENTRANT, List.of(name), lock, wait(rnd), lease(rnd), null, retries(rnd));
+        if (held == null) {
             return;
         }
         try {
-            hold(rnd);
+            enter(held);
+            hold(rnd, held);
             if (rnd.nextInt(10) < 6) {
-                long inner = history.nextOp();
-                if (acquire(inner, op, Kind.REENTRANT, List.of(name), lock, 0, lease(rnd), null) != NOT_ACQUIRED) {
-                    hold(rnd);
-                    release(inner, Kind.REENTRANT, List.of(name), lock, null);
-                }
+                reenter(rnd, held, lock, rnd.nextInt(3) == 0 ? 2 : 1);
             }
-            hold(rnd);
+            hold(rnd, held);
         } finally {
-            release(op, Kind.REENTRANT, List.of(name), lock, null);
+            exit(held);
+            release(held.op(), Kind.REENTRANT, List.of(name), lock, null);
+        }
+    }
+
+    /** Re-enters a held lock {@code depth} levels deep, each level held a while and released. */
+    private void reenter(Random rnd, Section outer, RedisLock lock, int depth) throws InterruptedException {
+        Section inner = acquire(outer.op(), outer.kind(), outer.names(), lock, 0, lease(rnd), null, 0);
+        if (inner == null) {
+            return;
+        }
+        try {
+            hold(rnd, outer);
+            if (depth > 1) {
+                reenter(rnd, outer, lock, depth - 1);
+                hold(rnd, outer);
+            }
+        } finally {
+            release(inner.op(), outer.kind(), outer.names(), lock, null);
+        }
+    }
+
+    /**
+     * The shape of the dropped-connection finding, and the bulk of the traffic a connection kill can
+     * catch in flight: a single try on the watchdog, retried at once after an error, held briefly.
+     */
+    private void quickRetry(Random rnd) throws InterruptedException {
+        String name = pick(rnd, REENTRANT);
+        RedisLock lock = client.getLock(name);
+        Section held = acquire(-1, Kind.REENTRANT, List.of(name), lock, 0, RedisLock.WATCHDOG_LEASE, null, 5);
+        if (held == null) {
+            return;
+        }
+        try {
+            enter(held);
+            probe(held);
+            Thread.sleep(rnd.nextInt(40));
+            probe(held);
+        } finally {
+            exit(held);
+            release(held.op(), Kind.REENTRANT, List.of(name), lock, null);
         }
     }
 
     private void fenced(Random rnd) throws InterruptedException {
         String name = pick(rnd, FENCED);
         FencedLock lock = client.getFencedLock(name);
-        long op = history.nextOp();
         if (broken) {
             // Skips the lock and borrows the latest token, as a client that ignores "not acquired" would.
-            pretend(rnd, op, Kind.FENCED, name, lock.getToken());
+            pretend(rnd, history.nextOp(), Kind.FENCED, name, lock.getToken());
             return;
         }
-        long token = acquire(op, -1, Kind.FENCED, List.of(name), lock, wait(rnd), lease(rnd), null);
-        if (token == NOT_ACQUIRED) {
+        Section held = acquire(-1, Kind.FENCED, List.of(name), lock, wait(rnd), lease(rnd), null, retries(rnd));
+        if (held == null) {
             return;
         }
         try {
-            section(rnd, name, token, history.owner(Thread.currentThread().getId()));
+            enter(held);
+            section(rnd, held);
         } finally {
-            release(op, Kind.FENCED, List.of(name), lock, null);
+            exit(held);
+            release(held.op(), Kind.FENCED, List.of(name), lock, null);
         }
     }
 
     private void simple(Random rnd, Kind kind, RedisLock lock) throws InterruptedException {
-        long op = history.nextOp();
-        List<String> names = List.of(nameOf(lock));
-        if (acquire(op, -1, kind, names, lock, wait(rnd), lease(rnd), null) == NOT_ACQUIRED) {
+        List<String> names = List.of(lock.getName());
+        Section held = acquire(-1, kind, names, lock, wait(rnd), lease(rnd), null, retries(rnd));
+        if (held == null) {
             return;
         }
         try {
-            hold(rnd);
+            enter(held);
+            hold(rnd, held);
         } finally {
-            release(op, kind, names, lock, null);
+            exit(held);
+            release(held.op(), kind, names, lock, null);
         }
     }
 
     private void multi(Random rnd) throws InterruptedException {
         List<String> names = new ArrayList<>(REENTRANT);
-        java.util.Collections.shuffle(names, rnd);
+        Collections.shuffle(names, rnd);
         names = List.copyOf(names.subList(0, 2 + rnd.nextInt(2)));
         MultiLock lock = MultiLock.of(names.stream().map(client::getLock).toArray(RedisLock[]::new));
         Long owner = rnd.nextBoolean() ? RedisLock.newOwnerId() : null;
-        long op = history.nextOp();
-        if (acquire(op, -1, Kind.MULTI, names, lock, wait(rnd), lease(rnd), owner) == NOT_ACQUIRED) {
+        Section held = acquire(-1, Kind.MULTI, names, lock, wait(rnd), lease(rnd), owner, retries(rnd));
+        if (held == null) {
             return;
         }
         try {
-            hold(rnd);
+            enter(held);
+            hold(rnd, held);
         } finally {
-            release(op, Kind.MULTI, names, lock, owner);
+            exit(held);
+            release(held.op(), Kind.MULTI, names, lock, owner);
         }
     }
 
@@ -192,99 +280,117 @@ final class ChaosOperations {
         RedisLock lock = fenced ? client.getFencedLock(name) : client.getLock(name);
         Kind kind = fenced ? Kind.FENCED : Kind.REENTRANT;
         long owner = RedisLock.newOwnerId();
-        long op = history.nextOp();
-        long token = acquire(op, -1, kind, List.of(name), lock, wait(rnd), lease(rnd), owner);
-        if (token == NOT_ACQUIRED) {
+        Section held = acquire(-1, kind, List.of(name), lock, wait(rnd), lease(rnd), owner, retries(rnd));
+        if (held == null) {
             return;
         }
+        enter(held);
         long holdSeed = rnd.nextLong();
         // Released by another thread, through the explicit owner id.
         pool.execute(() -> {
             Random local = new Random(holdSeed);
             try {
                 if (fenced) {
-                    section(local, name, token, history.owner(owner));
+                    section(local, held);
                 } else {
-                    hold(local);
+                    hold(local, held);
                 }
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             } finally {
-                release(op, kind, List.of(name), lock, owner);
+                exit(held);
+                release(held.op(), kind, List.of(name), lock, owner);
             }
         });
     }
 
-    private void section(Random rnd, String name, long token, String owner) throws InterruptedException {
-        ledger.write(name, token, owner, "E");
-        hold(rnd);
-        ledger.write(name, token, owner, "X");
+    private void section(Random rnd, Section held) throws InterruptedException {
+        String name = held.names().get(0);
+        String owner = history.owner(held.ownerId());
+        ledger.write(name, held.token(), owner, "E");
+        hold(rnd, held);
+        ledger.write(name, held.token(), owner, "X");
     }
 
     private void pretend(Random rnd, long op, Kind kind, String name, long token) throws InterruptedException {
         long self = Thread.currentThread().getId();
         history.record(op, -1, Type.ACQ, Phase.INV, kind, List.of(name), self, 0, 10_000, 0, "-");
         history.record(op, -1, Type.ACQ, Phase.OK, kind, List.of(name), self, 0, 10_000, token, "broken");
+        Section held = new Section(op, kind, List.of(name), self, token);
+        enter(held);
         try {
             if (kind == Kind.FENCED) {
-                section(rnd, name, token, history.owner(self));
+                section(rnd, held);
             } else {
-                hold(rnd);
+                hold(rnd, held);
             }
         } finally {
+            exit(held);
             history.record(op, -1, Type.REL, Phase.INV, kind, List.of(name), self, 0, 10_000, 0, "-");
             history.record(op, -1, Type.REL, Phase.OK, kind, List.of(name), self, 0, 10_000, 0, "-");
         }
     }
 
-    /** @return the token (0 when not fenced), or {@link #NOT_ACQUIRED} */
-    private long acquire(
-            long op,
+    /**
+     * Acquires, and when the call fails with an exception calls again at once, up to {@code retries}
+     * times, each call its own operation with the same owner.
+     * @return the hold, or null when not acquired
+     */
+    private Section acquire(
             long parent,
             Kind kind,
             List<String> names,
             RedisLock lock,
             long wait,
             long lease,
-            Long explicitOwner)
+            Long explicitOwner,
+            int retries)
             throws InterruptedException {
         long owner =
                 explicitOwner != null ? explicitOwner : Thread.currentThread().getId();
-        history.record(op, parent, Type.ACQ, Phase.INV, kind, names, owner, wait, lease, 0, "-");
-        try {
-            long token;
-            if (lock instanceof FencedLock fencedLock) {
-                OptionalLong result = explicitOwner != null
-                        ? fencedLock.tryLockAndGetToken(wait, lease, MS, owner)
-                        : fencedLock.tryLockAndGetToken(wait, lease, MS);
-                token = result.orElse(NOT_ACQUIRED);
-            } else {
-                boolean ok =
-                        explicitOwner != null ? lock.tryLock(wait, lease, MS, owner) : lock.tryLock(wait, lease, MS);
-                token = ok ? 0 : NOT_ACQUIRED;
+        int left = retries;
+        while (true) {
+            long op = history.nextOp();
+            history.record(op, parent, Type.ACQ, Phase.INV, kind, names, owner, wait, lease, 0, "-");
+            try {
+                long token;
+                if (lock instanceof FencedLock fencedLock) {
+                    OptionalLong result = explicitOwner != null
+                            ? fencedLock.tryLockAndGetToken(wait, lease, MS, owner)
+                            : fencedLock.tryLockAndGetToken(wait, lease, MS);
+                    token = result.orElse(NOT_ACQUIRED);
+                } else {
+                    boolean ok = explicitOwner != null
+                            ? lock.tryLock(wait, lease, MS, owner)
+                            : lock.tryLock(wait, lease, MS);
+                    token = ok ? 0 : NOT_ACQUIRED;
+                }
+                history.record(
+                        op,
+                        parent,
+                        Type.ACQ,
+                        token == NOT_ACQUIRED ? Phase.FAIL : Phase.OK,
+                        kind,
+                        names,
+                        owner,
+                        wait,
+                        lease,
+                        Math.max(0, token),
+                        "-");
+                return token == NOT_ACQUIRED ? null : new Section(op, kind, names, owner, Math.max(0, token));
+            } catch (InterruptedException ex) {
+                history.record(op, parent, Type.ACQ, Phase.ERR, kind, names, owner, wait, lease, 0, ex.toString());
+                throw ex;
+            } catch (RuntimeException ex) {
+                history.record(op, parent, Type.ACQ, Phase.ERR, kind, names, owner, wait, lease, 0, ex.toString());
+                if (left-- > 0) {
+                    continue;
+                }
+                // A call that keeps failing (no permission, read-only replica) must not spin the thread;
+                // not drawn from the seeded random, so the sequence of operations does not depend on errors.
+                Thread.sleep(50 + ThreadLocalRandom.current().nextInt(150));
+                return null;
             }
-            history.record(
-                    op,
-                    parent,
-                    Type.ACQ,
-                    token == NOT_ACQUIRED ? Phase.FAIL : Phase.OK,
-                    kind,
-                    names,
-                    owner,
-                    wait,
-                    lease,
-                    Math.max(0, token),
-                    "-");
-            return token;
-        } catch (InterruptedException ex) {
-            history.record(op, parent, Type.ACQ, Phase.ERR, kind, names, owner, wait, lease, 0, ex.toString());
-            throw ex;
-        } catch (RuntimeException ex) {
-            history.record(op, parent, Type.ACQ, Phase.ERR, kind, names, owner, wait, lease, 0, ex.toString());
-            // A call that fails at once (no permission, read-only replica) must not spin the thread;
-            // not drawn from the seeded random, so the sequence of operations does not depend on errors.
-            Thread.sleep(50 + java.util.concurrent.ThreadLocalRandom.current().nextInt(150));
-            return NOT_ACQUIRED;
         }
     }
 
@@ -304,27 +410,95 @@ final class ChaosOperations {
         }
     }
 
-    private static String nameOf(RedisLock lock) {
-        return lock.getName();
+    private void enter(Section held) {
+        for (String name : held.names()) {
+            register.enter(
+                    name,
+                    history.opId(held.op()),
+                    history.owner(held.ownerId()),
+                    held.kind() == Kind.READ,
+                    held.token());
+        }
     }
 
-    private static String pick(Random rnd, List<String> names) {
+    private void exit(Section held) {
+        for (String name : held.names()) {
+            register.exit(
+                    name,
+                    history.opId(held.op()),
+                    history.owner(held.ownerId()),
+                    held.kind() == Kind.READ,
+                    held.token());
+        }
+    }
+
+    /** Holds for a random while, reading the hold's lease as it begins and every {@link #PROBE_EVERY_MILLIS}. */
+    private void hold(Random rnd, Section held) throws InterruptedException {
+        int r = rnd.nextInt(100);
+        long millis = r < 70 ? rnd.nextInt(150) : r < 95 ? 150 + rnd.nextInt(650) : 800 + rnd.nextInt(1700);
+        long end = System.currentTimeMillis() + millis;
+        while (true) {
+            probe(held);
+            long left = end - System.currentTimeMillis();
+            if (left <= 0) {
+                return;
+            }
+            Thread.sleep(Math.min(left, PROBE_EVERY_MILLIS));
+        }
+    }
+
+    /** Reads the lease of a hold (each member's, for a multi lock) in Redis, with the time it was sent. */
+    private void probe(Section held) {
+        if (broken) {
+            return;
+        }
+        String field = client.getId() + ":" + held.ownerId() + (held.kind() == Kind.WRITE ? ":write" : "");
+        for (String name : held.names()) {
+            long sent = System.currentTimeMillis();
+            String detail;
+            try {
+                long left = held.kind() == Kind.READ
+                        ? probe.readLeaseLeft(ChaosRun.KEY_PREFIX + name, field)
+                        : probe.leaseLeft(ChaosRun.KEY_PREFIX + name, field);
+                detail = left == LeaseProbe.GONE ? "gone@" + System.currentTimeMillis() : "held " + left;
+            } catch (RuntimeException ex) {
+                detail = "failed " + ex;
+            }
+            history.recordAt(
+                    sent,
+                    held.op(),
+                    -1,
+                    Type.PROBE,
+                    Phase.OK,
+                    held.kind(),
+                    List.of(name),
+                    held.ownerId(),
+                    0,
+                    0,
+                    0,
+                    detail);
+        }
+    }
+
+    static String pick(Random rnd, List<String> names) {
         return names.get(rnd.nextInt(names.size()));
     }
 
-    private static long wait(Random rnd) {
+    static long wait(Random rnd) {
         int r = rnd.nextInt(100);
-        return r < 15
+        return r < 30
                 ? 0
-                : r < 50 ? 50 + rnd.nextInt(1450) : r < 80 ? 2000 + rnd.nextInt(4000) : 10_000 + rnd.nextInt(15_000);
+                : r < 65 ? 50 + rnd.nextInt(1450) : r < 90 ? 2000 + rnd.nextInt(4000) : 10_000 + rnd.nextInt(15_000);
     }
 
+    /** @return the watchdog, an explicit lease, or one short enough to lapse while held */
     static long lease(Random rnd) {
-        return rnd.nextInt(10) < 4 ? RedisLock.WATCHDOG_LEASE : 800 + rnd.nextInt(3200);
+        int r = rnd.nextInt(10);
+        return r < 4 ? RedisLock.WATCHDOG_LEASE : r < 8 ? 800 + rnd.nextInt(3200) : 100 + rnd.nextInt(400);
     }
 
-    private static void hold(Random rnd) throws InterruptedException {
-        int r = rnd.nextInt(100);
-        Thread.sleep(r < 70 ? rnd.nextInt(150) : r < 95 ? 150 + rnd.nextInt(650) : 800 + rnd.nextInt(1700));
+    /** @return how often a caller retries at once after an exception: most do */
+    private static int retries(Random rnd) {
+        return rnd.nextInt(10) < 7 ? 1 + rnd.nextInt(3) : 0;
     }
 }

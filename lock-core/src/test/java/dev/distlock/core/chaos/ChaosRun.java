@@ -52,6 +52,7 @@ final class ChaosRun {
             Path dir,
             Map<String, Long> stats,
             Map<String, Long> faults,
+            long stormKills,
             List<Violation> violations) {
 
         String summary() {
@@ -62,7 +63,8 @@ final class ChaosRun {
                             .mapToLong(Map.Entry::getValue)
                             .sum()
                     + " operations, "
-                    + faults.values().stream().mapToLong(Long::longValue).sum() + " faults, "
+                    + faults.values().stream().mapToLong(Long::longValue).sum() + " faults ("
+                    + stormKills + " connections killed by storms), "
                     + violations.size() + " violations; report " + dir.resolve("report.txt");
         }
     }
@@ -120,12 +122,13 @@ final class ChaosRun {
             failoverWatch.close();
             List<Fault> faults = nemesis.faults();
             write(dir.resolve("faults.log"), faults.stream().map(Fault::toLine).toList());
-            ChaosChecker.Result result = ChaosChecker.check(readHistories(dir), faults, readLedger(dir), PARAMS);
+            ChaosChecker.Result result =
+                    ChaosChecker.check(readHistories(dir), faults, readLedger(dir), readRegister(dir), PARAMS);
             List<Violation> all = new ArrayList<>(result.violations());
             all.addAll(violations);
             Map<String, Long> faultCounts = new TreeMap<>();
             faults.forEach(f -> faultCounts.merge(f.type(), 1L, Long::sum));
-            Report report = new Report(settings, dir, result.stats(), faultCounts, all);
+            Report report = new Report(settings, dir, result.stats(), faultCounts, nemesis.stormKills(), all);
             writeReport(report, faults);
             log.info("[chaos] {}", report.summary());
             return report;
@@ -158,6 +161,8 @@ final class ChaosRun {
         p.setProperty("seed", Long.toString(settings.seed()));
         p.setProperty("millis", Long.toString(settings.duration().toMillis()));
         p.setProperty("threads", Integer.toString(settings.threads()));
+        // Hot callers per client JVM (-Dchaos.hotThreads, default 2): the dense traffic of quick retries.
+        p.setProperty("hotThreads", System.getProperty("chaos.hotThreads", "2"));
         p.setProperty("broken", Boolean.toString(settings.broken() && first));
         p.setProperty("watchdogMillis", Long.toString(PARAMS.watchdogMillis()));
         p.setProperty("commandTimeoutMillis", Long.toString(PARAMS.commandTimeoutMillis()));
@@ -188,6 +193,10 @@ final class ChaosRun {
         }
         events.sort((a, b) -> Long.compare(a.time(), b.time()));
         return events;
+    }
+
+    static List<ExclusionRegister.Entry> readRegister(Path dir) throws IOException {
+        return ExclusionRegister.read(dir, ChaosOperations.allNames());
     }
 
     static List<LedgerEntry> readLedger(Path dir) throws IOException {

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * The randomized fault harness. The smoke run (part of {@code verify}) works 30 s against one
  * topology, rotating with the seed; the long run ({@code -Pchaos -Dchaos.minutes=N}) works N minutes
  * against each topology in turn, or only {@code -Dchaos.topology=...}. {@code -Dchaos.seed=N}
- * repeats a run's choices (operations, faults and their timing; thread scheduling stays free).
+ * repeats a run's choices (operations, faults and their timing; thread scheduling stays free),
+ * {@code -Dchaos.faults=KILL_STORM,...} narrows the faults, {@code -Dchaos.jvms=N} and
+ * {@code -Dchaos.threads=N} set the client JVMs and their operation threads.
  * Each run writes {@code target/chaos/<topology>-<seed>-<time>/report.txt} and its histories.
  */
 @Tag("chaos")
@@ -31,7 +33,8 @@ class ChaosTests {
         long seed = seed();
         String topology = System.getProperty("chaos.topology", TOPOLOGIES[(int) Math.floorMod(seed, 3L)]);
         Duration duration = Duration.ofSeconds(Long.getLong("chaos.smokeSeconds", 30));
-        assertNoViolations(List.of(ChaosRun.run(new ChaosRun.Settings(topology, seed, duration, 3, 3, true, false))));
+        assertNoViolations(
+                List.of(ChaosRun.run(new ChaosRun.Settings(topology, seed, duration, jvms(), threads(), true, false))));
     }
 
     @Test
@@ -43,7 +46,8 @@ class ChaosTests {
         String only = System.getProperty("chaos.topology", "");
         List<ChaosRun.Report> reports = new ArrayList<>();
         for (String topology : only.isBlank() ? TOPOLOGIES : only.split(",")) {
-            reports.add(ChaosRun.run(new ChaosRun.Settings(topology.trim(), seed, duration, 3, 3, true, false)));
+            reports.add(ChaosRun.run(
+                    new ChaosRun.Settings(topology.trim(), seed, duration, jvms(), threads(), true, false)));
         }
         assertNoViolations(reports);
     }
@@ -57,8 +61,12 @@ class ChaosTests {
                 .filter(line -> !line.isBlank())
                 .map(Fault::parse)
                 .toList();
-        ChaosChecker.Result result =
-                ChaosChecker.check(ChaosRun.readHistories(dir), faults, ChaosRun.readLedger(dir), ChaosRun.PARAMS);
+        ChaosChecker.Result result = ChaosChecker.check(
+                ChaosRun.readHistories(dir),
+                faults,
+                ChaosRun.readLedger(dir),
+                ChaosRun.readRegister(dir),
+                ChaosRun.PARAMS);
         org.slf4j.LoggerFactory.getLogger(ChaosTests.class)
                 .info(
                         "[chaos] recheck of {}: {} violations, {}",
@@ -73,6 +81,16 @@ class ChaosTests {
                                 .map(Violation::toString)
                                 .toList()))
                 .isEmpty();
+    }
+
+    /** Client JVMs ({@code -Dchaos.jvms}, default 3). */
+    private static int jvms() {
+        return Integer.getInteger("chaos.jvms", 3);
+    }
+
+    /** Operation threads per client JVM ({@code -Dchaos.threads}, default 4): several callers per client form waiter lines. */
+    private static int threads() {
+        return Integer.getInteger("chaos.threads", 4);
     }
 
     private static long seed() {

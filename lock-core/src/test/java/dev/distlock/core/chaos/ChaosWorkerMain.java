@@ -45,9 +45,15 @@ public final class ChaosWorkerMain {
         stdin.setDaemon(true);
         stdin.start();
         try (HistoryWriter history = new HistoryWriter(dir.resolve("history-" + jvm + ".log"), jvm);
+                LeaseProbe probe = new LeaseProbe(p);
                 LockClient client = LockClient.create(options(p, history))) {
             ChaosOperations operations = new ChaosOperations(
-                    client, history, new FencedLedger(dir), Boolean.parseBoolean(p.getProperty("broken", "false")));
+                    client,
+                    history,
+                    new FencedLedger(dir),
+                    new ExclusionRegister(dir),
+                    probe,
+                    Boolean.parseBoolean(p.getProperty("broken", "false")));
             operations.warmUp();
             List<String> baseline = ThreadCensus.names();
             say("READY");
@@ -60,6 +66,13 @@ public final class ChaosWorkerMain {
             for (int t = 0; t < threads; t++) {
                 long threadSeed = seed * 1_000_003L + jvm.hashCode() * 31L + t;
                 Thread worker = new Thread(() -> operations.run(threadSeed, deadline, handoff), "chaos-op-" + t);
+                worker.start();
+                workers.add(worker);
+            }
+            int hot = Integer.parseInt(p.getProperty("hotThreads", "0"));
+            for (int t = 0; t < hot; t++) {
+                long threadSeed = seed * 1_000_003L + jvm.hashCode() * 31L + 1000 + t;
+                Thread worker = new Thread(() -> operations.runHot(threadSeed, deadline), "chaos-hot-" + t);
                 worker.start();
                 workers.add(worker);
             }

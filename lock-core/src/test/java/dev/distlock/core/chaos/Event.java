@@ -12,7 +12,8 @@ import java.util.List;
  * {@code FAIL} (the wait ran out) or {@code ERR} (an exception). Its release is a {@code REL}
  * operation with the same {@code op} id: {@code INV}, then {@code OK} or {@code ERR}. A nested
  * acquisition names the outer one in {@code parent}. {@code LOST} is a lease-loss report
- * ({@code LockListener#onLeaseLost}).
+ * ({@code LockListener#onLeaseLost}); {@code PROBE} a read of the hold's lease in Redis, under the
+ * op id of the (outer) hold.
  *
  * @param time wall-clock millis when the event was recorded
  * @param jvm the client JVM, e.g. {@code w1}
@@ -47,6 +48,11 @@ record Event(
         ACQ,
         REL,
         LOST,
+        /**
+         * A read of the hold's lease by the holder ({@link LeaseProbe}), recorded at the moment it was
+         * sent: detail {@code held <ms left>}, {@code gone@<time of the reply>} or the error.
+         */
+        PROBE,
         /** An asynchronous acquisition cancelled by its caller, and whether a hold outlived it ({@link ChaosCancels}). */
         CANCEL
     }

@@ -8,6 +8,11 @@ enum FaultType {
     JVM_PAUSE(3000),
     /** {@code CLIENT KILL} of a client JVM's command connections. */
     KILL_COMMAND(5000),
+    /**
+     * For 8-30 s, every 30-180 ms, {@code CLIENT KILL} of every client JVM's command (not pub/sub)
+     * connections on a data node: calls in flight lose their replies, and callers retry at once.
+     */
+    KILL_STORM(5000),
     /** {@code CLIENT KILL} of a client JVM's pub/sub connection. */
     KILL_PUBSUB(5000),
     /** {@code CLIENT PAUSE} (writes or all) on a node. */

@@ -35,6 +35,11 @@ final class HistoryWriter implements AutoCloseable {
         return ops.incrementAndGet();
     }
 
+    /** @return the op's id across the run, {@code jvm#op} */
+    String opId(long op) {
+        return jvm + "#" + op;
+    }
+
     String owner(long ownerId) {
         return jvm + ":" + ownerId;
     }

@@ -22,6 +22,8 @@ final class Nemesis {
     private final List<WorkerProcess> workers;
     private final Random rnd;
     private final List<Fault> faults = Collections.synchronizedList(new ArrayList<>());
+    private final java.util.concurrent.atomic.AtomicLong stormKills = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long deadline = Long.MAX_VALUE;
 
     Nemesis(ChaosTopology topology, List<WorkerProcess> workers, long seed) {
         this.topology = topology;
@@ -83,6 +85,7 @@ final class Nemesis {
 
     /** Injects faults until {@code deadline} (wall-clock millis). */
     void run(long deadline) throws InterruptedException {
+        this.deadline = deadline;
         List<FaultType> menu = new ArrayList<>(topology.faults());
         // -Dchaos.faults=A,B narrows the menu, to reproduce a finding with fewer moving parts.
         String only = System.getProperty("chaos.faults", "");
@@ -132,6 +135,7 @@ final class Nemesis {
                     }
                 }
                 case KILL_COMMAND, KILL_PUBSUB -> target = killConnections(type == FaultType.KILL_PUBSUB);
+                case KILL_STORM -> target = killStorm(Math.min(8000 + rnd.nextInt(22_000), stormRoom()));
                 case CLIENT_PAUSE -> {
                     RedisServer node = node();
                     long millis = 300 + rnd.nextInt(2700);
@@ -233,6 +237,45 @@ final class Nemesis {
             }
         }
         return jvm + " on " + node + " ids " + killed;
+    }
+
+    /**
+     * Kills every client JVM's command connections on a random data node, again and again every
+     * 30-180 ms for {@code millis}: the storm that makes acquisitions lose their replies mid-flight.
+     * @return what was hit, with the number of connections killed
+     */
+    private String killStorm(long millis) throws InterruptedException {
+        long until = System.currentTimeMillis() + millis;
+        int rounds = 0;
+        int killed = 0;
+        while (System.currentTimeMillis() < until) {
+            RedisServer node = node();
+            try {
+                for (String line : node.command("CLIENT", "LIST").split("\n")) {
+                    if (line.contains(" name=" + ChaosRun.CLIENT_NAME_PREFIX + "w") && !isPubSub(line)) {
+                        node.command("CLIENT", "KILL", "ID", field(line, "id"));
+                        killed++;
+                    }
+                }
+            } catch (RuntimeException nodeBusy) {
+                // a node that does not answer this round is hit the next
+            }
+            rounds++;
+            Thread.sleep(30 + rnd.nextInt(151));
+        }
+        stormKills.addAndGet(killed);
+        return "command connections of every client JVM, " + rounds + " rounds every 30-180 ms over " + millis + " ms: "
+                + killed + " connections killed";
+    }
+
+    /** @return how long a storm may last: until the deadline, at least a few seconds */
+    private long stormRoom() {
+        return Math.max(3000, deadline - System.currentTimeMillis());
+    }
+
+    /** @return connections killed by storms so far */
+    long stormKills() {
+        return stormKills.get();
     }
 
     private static boolean isPubSub(String line) {
