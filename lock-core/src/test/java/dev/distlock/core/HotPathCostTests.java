@@ -69,7 +69,7 @@ class HotPathCostTests {
      */
     private static final Map<String, Budget> BUDGETS = Map.of(
             "reentrant", new Budget(2, 360, 4100),
-            "fenced", new Budget(2, 330, 4000),
+            "fenced", new Budget(2, 380, 4000),
             "fair", new Budget(2, 365, 3850),
             "read", new Budget(2, 610, 4200),
             "write", new Budget(2, 420, 3950));

@@ -55,7 +55,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
         long leaseMillis = attempt.leaseMillis();
         long ownerId = attempt.ownerId();
         CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
-        new FencedAcquire(key, leaseMillis, ownerField(ownerId))
+        new FencedAcquire(key, layout.token(), leaseMillis, ownerField(ownerId))
                 .run(engine.scripts())
                 .whenComplete((reply, failure) -> {
                     if (failure != null) {

@@ -7,11 +7,12 @@ import java.util.List;
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
  * companion keys and channels are named by the script from the lock key.
  */
-public record FencedAcquire(String lockKey, long leaseMillis, String ownerField) implements ScriptCall<List<Long>> {
+public record FencedAcquire(String lockKey, String tokenKey, long leaseMillis, String ownerField)
+        implements ScriptCall<List<Long>> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
-    public static final ScriptSignature SIGNATURE =
-            new ScriptSignature(Scripts.FENCED_ACQUIRE, List.of("lock key"), List.of("lease in ms", "owner field"));
+    public static final ScriptSignature SIGNATURE = new ScriptSignature(
+            Scripts.FENCED_ACQUIRE, List.of("lock key", "token counter"), List.of("lease in ms", "owner field"));
 
     @Override
     public ScriptSignature signature() {
@@ -20,7 +21,7 @@ public record FencedAcquire(String lockKey, long leaseMillis, String ownerField)
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey};
+        return new String[] {lockKey, tokenKey};
     }
 
     @Override
