@@ -85,33 +85,12 @@ final class RegistryLock implements KeyLock {
     }
 
     @Override
-    public boolean tryLock() {
-        try {
-            return tryLock(0, defaultLease.getAsLong());
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+    public long defaultLeaseMillis() {
+        return defaultLease.getAsLong();
     }
 
     @Override
-    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        if (unit == null) {
-            throw new IllegalArgumentException("'unit' must not be null");
-        }
-        // As java.util.concurrent.locks.Lock: a time not positive tries once.
-        return tryLock(Math.max(0, unit.toMillis(time)), defaultLease.getAsLong());
-    }
-
-    @Override
-    public boolean tryLock(Duration waitTime, Duration ttl) throws InterruptedException {
-        if (waitTime == null || waitTime.isNegative()) {
-            throw new IllegalArgumentException("'waitTime' must not be null or negative, was " + waitTime);
-        }
-        return tryLock(waitTime.toMillis(), positiveMillis(ttl, "ttl"));
-    }
-
-    private boolean tryLock(long waitMillis, long lease) throws InterruptedException {
+    public boolean tryLockFor(long waitMillis, long lease) throws InterruptedException {
         boolean nested = isNested(lease);
         boolean acquired;
         if (nested || fencedLock == null) {

@@ -82,29 +82,13 @@ final class SpringIntegrationRedisLock implements KeyLock {
     }
 
     @Override
-    public boolean tryLock() {
-        try {
-            return acquire(0, defaultLease.getAsLong());
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+    public long defaultLeaseMillis() {
+        return defaultLease.getAsLong();
     }
 
     @Override
-    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        if (unit == null) {
-            throw new IllegalArgumentException("'unit' must not be null");
-        }
-        return acquire(Math.max(0, unit.toMillis(time)), defaultLease.getAsLong());
-    }
-
-    @Override
-    public boolean tryLock(Duration waitTime, Duration ttl) throws InterruptedException {
-        if (waitTime == null || waitTime.isNegative()) {
-            throw new IllegalArgumentException("'waitTime' must not be null or negative, was " + waitTime);
-        }
-        return acquire(waitTime.toMillis(), RegistryLock.positiveMillis(ttl, "ttl"));
+    public boolean tryLockFor(long waitMillis, long lease) throws InterruptedException {
+        return acquire(waitMillis, lease);
     }
 
     /**
