@@ -69,15 +69,6 @@ public final class UncertainAcquisitions {
     }
 
     /**
-     * Returns whether any attempt of this owner is marked: in flight, or its reply lost.
-     * @param id lock key and owner field
-     * @return whether a mark is kept
-     */
-    public boolean marked(Object id) {
-        return attempts.containsKey(id);
-    }
-
-    /**
      * Returns whether another attempt of this owner is waiting for its reply now, so that a hold of
      * the owner this attempt finds may be that attempt's grant.
      * @param id lock key and owner field

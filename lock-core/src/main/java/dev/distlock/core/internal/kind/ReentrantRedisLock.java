@@ -76,9 +76,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
         AttemptId attemptId = attemptId(ownerId);
         UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
-        // Another attempt of this owner in flight may be granted first: count this one as a re-entry then,
-        // so that Redis holds as many as the two callers are told. Else, a lost reply's hold is adopted.
-        int reentry = mayReenter || uncertain.inFlight(attemptId) ? 1 : uncertain.contains(attemptId) ? 2 : 0;
+        int reentry = reentryMode(attemptId, mayReenter);
         boolean listed = waiting != null && targetedWakeups();
         // Callers queued behind this one in the local line wait for the release of its grant: stay listed.
         boolean unregister =
@@ -183,12 +181,22 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     char batchMode(long ownerId, String attemptId, CompletableFuture<?> toCaller) {
         boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
         AttemptId id = attemptId(ownerId);
-        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
-        int reentry = mayReenter || uncertain.inFlight(id) ? 1 : uncertain.contains(id) ? 2 : 0;
+        int reentry = reentryMode(id, mayReenter);
         if (!mayReenter) {
-            uncertain.begin(id, attemptId, toCaller);
+            engine.uncertainAcquisitions().begin(id, attemptId, toCaller);
         }
         return (char) ('0' + reentry);
+    }
+
+    /**
+     * Returns the acquire script's re-entry mode: {@code 1} when the owner may hold the lock (a hold
+     * this client knows, or another attempt of the owner in flight, which may be granted first: this
+     * one then counts as a re-entry, so that Redis holds as many as the callers are told), {@code 2}
+     * when an earlier attempt's reply was lost (adopt what it took), else {@code 0}.
+     */
+    private int reentryMode(AttemptId id, boolean mayReenter) {
+        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
+        return mayReenter || uncertain.inFlight(id) ? 1 : uncertain.contains(id) ? 2 : 0;
     }
 
     /** @return the client's engine, for the locks taken with others in one script */
