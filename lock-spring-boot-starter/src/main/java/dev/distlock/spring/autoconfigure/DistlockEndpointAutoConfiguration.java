@@ -52,4 +52,17 @@ public final class DistlockEndpointAutoConfiguration {
             return new DistlockEndpointWriteAccessHint(endpoints);
         }
     }
+
+    /** The same hint in WebFlux applications. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnClass(name = "org.springframework.web.server.WebExceptionHandler")
+    static class ReactiveWriteAccessHint {
+
+        @Bean
+        DistlockReactiveEndpointWriteAccessHint distlockReactiveEndpointWriteAccessHint(
+                ObjectProvider<PathMappedEndpoints> endpoints) {
+            return new DistlockReactiveEndpointWriteAccessHint(endpoints);
+        }
+    }
 }

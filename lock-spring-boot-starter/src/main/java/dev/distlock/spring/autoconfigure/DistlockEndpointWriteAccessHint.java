@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
@@ -18,12 +17,11 @@ import org.springframework.web.servlet.ModelAndView;
 /**
  * Answers a {@code DELETE} on the {@code distlock} endpoint that Spring MVC refuses with
  * {@code 405} (force-unlock is off, the endpoint being read-only) with a problem detail naming
- * {@code management.endpoint.distlock.access}, instead of a bare 405. Every other request, and every
+ * {@code management.endpoint.distlock.access}, instead of a bare 405 (WebFlux:
+ * {@link DistlockReactiveEndpointWriteAccessHint}). Every other request, and every
  * other exception, is left to the application's resolvers.
  */
 final class DistlockEndpointWriteAccessHint implements HandlerExceptionResolver, Ordered {
-
-    static final String PROPERTY = "management.endpoint.distlock.access";
 
     private final ObjectProvider<PathMappedEndpoints> endpoints;
 
@@ -45,9 +43,9 @@ final class DistlockEndpointWriteAccessHint implements HandlerExceptionResolver,
             if (allowed != null) {
                 response.setHeader(HttpHeaders.ALLOW, String.join(", ", allowed));
             }
-            response.setContentType("application/problem+json");
+            response.setContentType(EndpointWriteAccessProblem.CONTENT_TYPE);
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-            response.getWriter().write(body(request.getRequestURI()));
+            response.getWriter().write(EndpointWriteAccessProblem.body(request.getRequestURI()));
             return new ModelAndView();
         } catch (IOException writeFailed) {
             return null;
@@ -55,36 +53,11 @@ final class DistlockEndpointWriteAccessHint implements HandlerExceptionResolver,
     }
 
     private boolean onEndpoint(HttpServletRequest request) {
-        PathMappedEndpoints mapped = endpoints.getIfAvailable();
-        String path = mapped != null ? mapped.getPath(EndpointId.of("distlock")) : null;
-        if (path == null) {
-            return false;
-        }
         String uri = request.getRequestURI();
         String context = request.getContextPath();
         String inApp =
                 StringUtils.hasLength(context) && uri.startsWith(context) ? uri.substring(context.length()) : uri;
-        return inApp.equals(path) || inApp.startsWith(path + "/");
-    }
-
-    static String body(String instance) {
-        return "{\"type\":\"about:blank\",\"title\":\"Method Not Allowed\",\"status\":405,"
-                + "\"detail\":\"Force-unlock (DELETE) is off: the distlock endpoint is read-only. Set " + PROPERTY
-                + "=unrestricted on this instance to allow it.\",\"instance\":\"" + json(instance) + "\"}";
-    }
-
-    private static String json(String text) {
-        StringBuilder out = new StringBuilder();
-        for (char c : text.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c < 0x20) {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
+        return EndpointWriteAccessProblem.isOnEndpoint(endpoints, inApp);
     }
 
     @Override
