@@ -135,6 +135,22 @@ public final class StringLockKeys {
     }
 
     /**
+     * Reads the key's time to live, for diagnostics.
+     * @param key the Redis key, used as given
+     * @return the time to live in milliseconds, {@code -2} when the key does not exist, {@code -1}
+     *     when it has no expiry
+     * @throws LockException if Redis does not answer in time
+     */
+    public long remainingTimeToLive(String key) {
+        if (Objects.requireNonNull(key, "'key' must not be null").isBlank()) {
+            throw new IllegalArgumentException("'key' must not be blank");
+        }
+        Long ttl = run(
+                key, "inspect", () -> engine.connector().commands().pttl(key).toCompletableFuture());
+        return ttl != null ? ttl : -2;
+    }
+
+    /**
      * Starts listening on a channel that releases publish to, over the client's pub/sub connection
      * (shared with the locks' wake-ups). Listen before the last try, then {@link Listener#await
      * await}: a release between the two is not missed. In a Cluster the client subscribes sharded

@@ -74,8 +74,10 @@ class RenewLeaseAndStringKeysTests {
         assertThat(keys.deleteIfHeld(key, "b")).isFalse();
         assertThat(keys.expireIfHeld(key, "a", Duration.ofSeconds(60))).isTrue();
         assertThat(Long.parseLong(redis.command("PTTL", key).trim())).isGreaterThan(50_000);
+        assertThat(keys.remainingTimeToLive(key)).isBetween(50_000L, 60_000L);
         assertThat(keys.deleteIfHeld(key, "a")).isTrue();
         assertThat(redis.command("EXISTS", key).trim()).isEqualTo("0");
+        assertThat(keys.remainingTimeToLive(key)).isEqualTo(-2);
         assertThatThrownBy(() -> keys.trySet(" ", "a", Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'key'");

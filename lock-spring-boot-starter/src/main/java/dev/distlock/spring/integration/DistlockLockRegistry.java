@@ -1,6 +1,7 @@
 package dev.distlock.spring.integration;
 
 import dev.distlock.core.LockClient;
+import dev.distlock.spring.internal.hold.RegistryHolds;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -70,6 +71,9 @@ public final class DistlockLockRegistry
     /** Spring Integration's layout, or {@code null} for Distlock's. */
     private final @Nullable SpringIntegrationLayout layout;
 
+    /** Tells the starter's observers (and, for Spring Integration's layout, the endpoint) of holds. */
+    private final RegistryHolds reports;
+
     private final Map<String, KeyLock> locks = new ConcurrentHashMap<>();
     private final Map<String, Long> tokens = new ConcurrentHashMap<>();
     private volatile @Nullable Duration leaseTime;
@@ -86,6 +90,12 @@ public final class DistlockLockRegistry
     private DistlockLockRegistry(LockClient client, @Nullable SpringIntegrationLayout layout) {
         this.client = Objects.requireNonNull(client, "'client' must not be null");
         this.layout = layout;
+        this.reports = layout == null
+                ? RegistryHolds.forCoreLocks(client, "DistlockLockRegistry lock")
+                : RegistryHolds.forStringKeys(
+                        client,
+                        "DistlockLockRegistry lock in the RedisLockRegistry layout (registry key '" + layout.registryKey
+                                + "')");
     }
 
     /**
@@ -157,9 +167,9 @@ public final class DistlockLockRegistry
     private KeyLock newLock(String key) {
         SpringIntegrationLayout current = layout;
         if (current != null) {
-            return new SpringIntegrationRedisLock(current, key, this::defaultLease);
+            return new SpringIntegrationRedisLock(current, key, this::defaultLease, reports);
         }
-        return new RegistryLock(client, key, fenced, this::defaultLease, tokens);
+        return new RegistryLock(client, key, fenced, this::defaultLease, tokens, reports);
     }
 
     /** @return the default lease in ms, or -1 for the watchdog */

@@ -2,7 +2,10 @@ package dev.distlock.spring.integration;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockClient;
+import dev.distlock.core.LockListener;
 import dev.distlock.core.RedisLock;
+import dev.distlock.spring.internal.hold.RegistryHolds;
+import dev.distlock.spring.internal.hold.RegistryHolds.RegistryHold;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.Map;
@@ -24,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * fencing token: the lost one is forgotten rather than counted as an outer hold. Leader election
  * relies on this: a leader that lost its lease stops leading without unlocking, and when it is
  * elected again its token must be newer than the leader's in between.
+ *
+ * <p>Core lists the holds and tells the client's listeners; each thread's outermost acquisition and
+ * hold are also told to the starter's observers (metrics, observations) through {@link RegistryHolds}.
  */
 final class RegistryLock implements KeyLock {
 
@@ -37,15 +43,36 @@ final class RegistryLock implements KeyLock {
     private final Map<String, Long> tokens;
     /** Holds per thread id; only the thread itself changes its entry. */
     private final Map<Long, Integer> holds = new ConcurrentHashMap<>();
+    /** What the observers were told of each thread's hold; only the thread itself changes its entry. */
+    private final Map<Long, RegistryHold> observed = new ConcurrentHashMap<>();
+
+    private final RegistryHolds reports;
 
     private volatile long lastAcquired;
     private volatile long token = -1;
 
-    RegistryLock(LockClient client, String key, boolean fenced, LongSupplier defaultLease, Map<String, Long> tokens) {
+    RegistryLock(
+            LockClient client,
+            String key,
+            boolean fenced,
+            LongSupplier defaultLease,
+            Map<String, Long> tokens,
+            RegistryHolds reports) {
         this.key = key;
+        this.reports = reports;
+        // A loss found by the watchdog reaches the observers through the views' listener.
+        LockListener losses = new LockListener() {
+            @Override
+            public void onLeaseLost(String lockName, long ownerId) {
+                RegistryHold hold = observed.get(ownerId);
+                if (hold != null) {
+                    hold.leaseLost();
+                }
+            }
+        };
         // Nested acquisitions use the plain view: a fenced re-entry would issue a new token.
-        this.lock = client.getLock(key);
-        this.fencedLock = fenced ? client.getFencedLock(key) : null;
+        this.lock = client.getLock(key).withListener(losses);
+        this.fencedLock = fenced ? client.getFencedLock(key).withListener(losses) : null;
         this.defaultLease = defaultLease;
         this.tokens = tokens;
     }
@@ -62,26 +89,44 @@ final class RegistryLock implements KeyLock {
 
     private void lockWithLease(long lease) {
         boolean nested = isNested(lease);
-        if (nested || fencedLock == null) {
-            lock.lock(lease, TimeUnit.MILLISECONDS);
-        } else {
-            issued(fencedLock.lockAndGetToken(lease, TimeUnit.MILLISECONDS));
+        RegistryHolds.Attempt attempt = nested ? null : reports.started(key, lease);
+        try {
+            if (nested || fencedLock == null) {
+                lock.lock(lease, TimeUnit.MILLISECONDS);
+            } else {
+                issued(fencedLock.lockAndGetToken(lease, TimeUnit.MILLISECONDS));
+            }
+        } catch (RuntimeException ex) {
+            failed(attempt, ex);
+            throw ex;
         }
-        acquired(nested);
+        acquired(nested, attempt);
+    }
+
+    private static void failed(RegistryHolds.@Nullable Attempt attempt, Throwable error) {
+        if (attempt != null) {
+            attempt.failed(error);
+        }
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
         long lease = defaultLease.getAsLong();
         boolean nested = isNested(lease);
-        if (nested || fencedLock == null) {
-            lock.lockInterruptibly(lease, TimeUnit.MILLISECONDS);
-        } else {
-            issued(fencedLock
-                    .tryLockAndGetToken(RedisLock.WAIT_FOREVER, lease, TimeUnit.MILLISECONDS)
-                    .orElseThrow());
+        RegistryHolds.Attempt attempt = nested ? null : reports.started(key, lease);
+        try {
+            if (nested || fencedLock == null) {
+                lock.lockInterruptibly(lease, TimeUnit.MILLISECONDS);
+            } else {
+                issued(fencedLock
+                        .tryLockAndGetToken(RedisLock.WAIT_FOREVER, lease, TimeUnit.MILLISECONDS)
+                        .orElseThrow());
+            }
+        } catch (InterruptedException | RuntimeException ex) {
+            failed(attempt, ex);
+            throw ex;
         }
-        acquired(nested);
+        acquired(nested, attempt);
     }
 
     @Override
@@ -92,18 +137,26 @@ final class RegistryLock implements KeyLock {
     @Override
     public boolean tryLockFor(long waitMillis, long lease) throws InterruptedException {
         boolean nested = isNested(lease);
+        RegistryHolds.Attempt attempt = nested ? null : reports.started(key, lease);
         boolean acquired;
-        if (nested || fencedLock == null) {
-            acquired = lock.tryLock(waitMillis, lease, TimeUnit.MILLISECONDS);
-        } else {
-            OptionalLong issued = fencedLock.tryLockAndGetToken(waitMillis, lease, TimeUnit.MILLISECONDS);
-            acquired = issued.isPresent();
-            if (acquired) {
-                issued(issued.getAsLong());
+        try {
+            if (nested || fencedLock == null) {
+                acquired = lock.tryLock(waitMillis, lease, TimeUnit.MILLISECONDS);
+            } else {
+                OptionalLong issued = fencedLock.tryLockAndGetToken(waitMillis, lease, TimeUnit.MILLISECONDS);
+                acquired = issued.isPresent();
+                if (acquired) {
+                    issued(issued.getAsLong());
+                }
             }
+        } catch (InterruptedException | RuntimeException ex) {
+            failed(attempt, ex);
+            throw ex;
         }
         if (acquired) {
-            acquired(nested);
+            acquired(nested, attempt);
+        } else if (attempt != null) {
+            attempt.timedOut();
         }
         return acquired;
     }
@@ -131,12 +184,20 @@ final class RegistryLock implements KeyLock {
     }
 
     /** Counts an acquisition; a new one (not nested) replaces the count of a hold whose lease ran out. */
-    private void acquired(boolean nested) {
+    private void acquired(boolean nested, RegistryHolds.@Nullable Attempt attempt) {
         long thread = Thread.currentThread().getId();
         if (nested) {
             holds.merge(thread, 1, Integer::sum);
         } else {
             holds.put(thread, 1);
+        }
+        if (attempt != null) {
+            RegistryHold lost = observed.put(thread, attempt.acquired(key, () -> holds.getOrDefault(thread, 0)));
+            if (lost != null) {
+                // The hold this one replaces lost its lease without an unlock.
+                lost.leaseLost();
+                lost.ended();
+            }
         }
         lastAcquired = System.currentTimeMillis();
     }
@@ -153,19 +214,30 @@ final class RegistryLock implements KeyLock {
         } else {
             holds.put(thread, count - 1);
         }
+        RegistryHold observation = count == 1 ? observed.remove(thread) : null;
         try {
             lock.unlock();
+            if (observation != null) {
+                observation.released();
+            }
         } catch (IllegalMonitorStateException ex) {
             if (count > 1) {
                 // As Spring Integration's registries: only the last unlock reports the lost lease.
                 logger.debug("Nested unlock of '{}' found its lease ended", key, ex);
                 return;
             }
+            if (observation != null) {
+                observation.leaseLost();
+            }
             throw (ConcurrentModificationException) new ConcurrentModificationException(
                             "Lock was released in the store due to expiration. The integrity of data protected "
                                     + "by lock '" + key + "' may have been compromised.")
                     .initCause(ex);
         } finally {
+            if (observation != null) {
+                // After a release, a no-op; after a loss or a failed release, the hold ends here.
+                observation.ended();
+            }
             if (count == 1 && holds.isEmpty()) {
                 tokens.remove(key, token);
                 token = -1;

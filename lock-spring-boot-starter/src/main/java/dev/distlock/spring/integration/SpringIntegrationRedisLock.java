@@ -2,6 +2,8 @@ package dev.distlock.spring.integration;
 
 import dev.distlock.core.LockException;
 import dev.distlock.core.StringLockKeys;
+import dev.distlock.spring.internal.hold.RegistryHolds;
+import dev.distlock.spring.internal.hold.RegistryHolds.RegistryHold;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.concurrent.ScheduledFuture;
@@ -21,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * restarts its expiry. A release publishes on the unlock channel as the pub/sub lock does, whatever
  * kind the other registries are; a waiter here listens on it and also retries every 100 ms, since
  * spin locks publish nothing.
+ *
+ * <p>Core keeps no hold of such a key, so each thread's outermost acquisition and hold are told,
+ * under the Redis key as the lock name, to the client's listeners, the starter's observers and the
+ * {@code distlock} endpoint through {@link RegistryHolds}.
  */
 final class SpringIntegrationRedisLock implements KeyLock {
 
@@ -33,13 +39,20 @@ final class SpringIntegrationRedisLock implements KeyLock {
     private final String key;
     private final ReentrantLock local;
     private final LongSupplier defaultLease;
+    private final RegistryHolds reports;
 
     private volatile long lastAcquired;
+    /** The holding thread's hold count, for the endpoint; only the holding thread changes it. */
+    private volatile int holdCount;
+    /** What was told of the current hold; only the holding thread starts or ends it. */
+    private volatile @Nullable RegistryHold hold;
     /** The watchdog's renewal of the current hold; only the holding thread starts or stops it. */
     private volatile @Nullable ScheduledFuture<?> renewal;
 
-    SpringIntegrationRedisLock(SpringIntegrationLayout layout, String lockKey, LongSupplier defaultLease) {
+    SpringIntegrationRedisLock(
+            SpringIntegrationLayout layout, String lockKey, LongSupplier defaultLease, RegistryHolds reports) {
         this.layout = layout;
+        this.reports = reports;
         this.keys = layout.keys;
         this.key = layout.key(lockKey);
         this.local = layout.localLock(key);
@@ -97,6 +110,31 @@ final class SpringIntegrationRedisLock implements KeyLock {
      * @param lease the lease in ms, or -1 for the watchdog
      */
     private boolean acquire(long waitMillis, long lease) throws InterruptedException {
+        RegistryHolds.Attempt attempt = local.isHeldByCurrentThread() ? null : reports.started(key, lease);
+        boolean acquired;
+        try {
+            acquired = acquireLocallyAndKey(waitMillis, lease);
+        } catch (InterruptedException | RuntimeException ex) {
+            if (attempt != null) {
+                attempt.failed(ex);
+            }
+            throw ex;
+        }
+        if (attempt != null) {
+            if (acquired) {
+                hold = attempt.acquired(key, () -> holdCount);
+            } else {
+                attempt.timedOut();
+            }
+        }
+        if (acquired && lease == -1 && renewal == null) {
+            // Once the hold is known: a renewal that finds the key gone reports the hold's loss.
+            startRenewal();
+        }
+        return acquired;
+    }
+
+    private boolean acquireLocallyAndKey(long waitMillis, long lease) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, waitMillis));
         if (waitMillis == FOREVER) {
             local.lockInterruptibly();
@@ -110,9 +148,7 @@ final class SpringIntegrationRedisLock implements KeyLock {
         } finally {
             if (acquired) {
                 lastAcquired = System.currentTimeMillis();
-                if (lease == -1 && renewal == null) {
-                    startRenewal();
-                }
+                holdCount = local.getHoldCount();
             } else {
                 local.unlock();
             }
@@ -152,6 +188,10 @@ final class SpringIntegrationRedisLock implements KeyLock {
             if (!keys.expireIfHeld(key, layout.value, layout.watchdogTimeout)) {
                 logger.warn("Lock '{}' was lost before it was released: its key expired or was deleted", key);
                 stopRenewal();
+                RegistryHold current = hold;
+                if (current != null) {
+                    current.leaseLost();
+                }
             }
         } catch (LockException ex) {
             if (layout.clientClosed()) {
@@ -179,16 +219,33 @@ final class SpringIntegrationRedisLock implements KeyLock {
         }
         if (local.getHoldCount() > 1) {
             local.unlock();
+            holdCount = local.getHoldCount();
             return;
         }
+        RegistryHold current = hold;
+        hold = null;
         try {
             stopRenewal();
+            if (current != null) {
+                current.releasing();
+            }
             if (!keys.deleteIfHeldAndPublish(key, layout.value, layout.channel(key), key)) {
+                if (current != null) {
+                    current.leaseLost();
+                }
                 throw new ConcurrentModificationException("Lock was released in the store due to expiration. "
                         + "The integrity of data protected by lock '" + key + "' may have been compromised.");
             }
+            if (current != null) {
+                current.released();
+            }
         } finally {
+            holdCount = 0;
             local.unlock();
+            if (current != null) {
+                // After a release, a no-op; after a loss or a failed release, the hold ends here.
+                current.ended();
+            }
         }
     }
 

@@ -22,7 +22,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code distlock} Actuator endpoint, read-only by default: the locks this instance holds
- * (red locks included) and waits for, the eviction policy of each server that holds them, and one
+ * (red locks, and Spring Integration registry locks in {@code RedisLockRegistry}'s layout, included)
+ * and waits for, the eviction policy of each server that holds them, and one
  * lock's state in Redis. Force-unlock is a delete
  * operation, available only when write access is granted
  * ({@code management.endpoint.distlock.access=unrestricted}). Both read and delete only keys that
@@ -102,6 +103,7 @@ public class DistlockEndpoint {
             int index = i;
             node.heldLocks().forEach(h -> held.add(reports.report(node, h, index)));
         }
+        holds.stringKeyHolds().forEach(h -> held.add(LockStateReader.report(h)));
         List<WaiterReport> waiters = holds.waiters().stream()
                 .map(w -> new WaiterReport(w.lockName(), w.type().kind().kindName(), w.thread(), w.since()))
                 .toList();
@@ -134,6 +136,9 @@ public class DistlockEndpoint {
         client.heldLocks().stream()
                 .filter(h -> h.name().equals(name))
                 .forEach(h -> local.add(reports.report(client, h, null)));
+        holds.stringKeyHolds().stream()
+                .filter(h -> h.name().equals(name) || h.key().equals(selector))
+                .forEach(h -> local.add(LockStateReader.report(h)));
         List<NodeState> nodes = new ArrayList<>();
         for (int i = 0; i < redLockClients.size(); i++) {
             LockClient node = redLockClients.get(i);

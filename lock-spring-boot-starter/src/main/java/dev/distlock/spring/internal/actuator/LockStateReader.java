@@ -9,6 +9,7 @@ import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.HeldLockRep
 import dev.distlock.spring.internal.actuator.DistlockEndpointReplies.NodeState;
 import dev.distlock.spring.internal.hold.Hold;
 import dev.distlock.spring.internal.hold.HoldIndex;
+import dev.distlock.spring.internal.hold.StringKeyHold;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -52,6 +53,35 @@ final class LockStateReader {
         } catch (LockException ex) {
             return new NodeState(node, "unknown", null, null, null, null, Map.of(), 0, ex.getMessage());
         }
+    }
+
+    /**
+     * Reports a hold on a plain string key (Spring Integration's layout), which core does not list:
+     * a reentrant lock under its Redis key, with what holds it in place of a method.
+     */
+    static HeldLockReport report(StringKeyHold held) {
+        Long ttl = null;
+        String error = null;
+        try {
+            long remaining = held.remainingTtlMillis();
+            ttl = remaining >= 0 ? remaining : null;
+        } catch (LockException ex) {
+            error = ex.getMessage();
+        }
+        return new HeldLockReport(
+                held.name(),
+                held.key(),
+                LockKind.REENTRANT.kindName(),
+                null,
+                null,
+                held.threadName(),
+                held.ownerId(),
+                held.holdCount(),
+                held.since(),
+                ttl,
+                held.watchdog(),
+                held.description(),
+                error);
     }
 
     HeldLockReport report(LockClient owner, HeldLock held, @Nullable Integer redLockNode) {

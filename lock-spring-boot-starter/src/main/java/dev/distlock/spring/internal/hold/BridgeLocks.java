@@ -56,14 +56,23 @@ public final class BridgeLocks {
         executors.put(client, new WeakReference<>(executor));
     }
 
+    /**
+     * Returns the executor the starter built around a client.
+     * @param client the client
+     * @return the executor, or {@code null} when the starter built none (yet)
+     */
+    static @Nullable LockExecutor registered(LockClient client) {
+        WeakReference<LockExecutor> registered = executors.get(client);
+        return registered != null ? registered.get() : null;
+    }
+
     private LockExecutor executor() {
         LockExecutor current = executor;
         if (current == null) {
             synchronized (this) {
                 current = executor;
                 if (current == null) {
-                    WeakReference<LockExecutor> registered = executors.get(client);
-                    current = registered != null ? registered.get() : null;
+                    current = registered(client);
                     if (current == null) {
                         current = new LockExecutor(
                                 client, List.of(), new HoldIndex(LeaseLostPolicy.LOG), () -> LockObserver.NO_OP, null);

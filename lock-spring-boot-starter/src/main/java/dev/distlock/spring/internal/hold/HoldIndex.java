@@ -35,6 +35,12 @@ public final class HoldIndex {
     private final Map<String, List<Hold>> holds = new ConcurrentHashMap<>();
 
     private final Map<Object, Waiter> waiters = new ConcurrentHashMap<>();
+    /**
+     * Holds on plain string keys, which core does not list: kept apart from {@link #holds}, as they
+     * are not the annotation's and a shutdown does not wait for them.
+     */
+    private final Set<StringKeyHold> stringKeyHolds = ConcurrentHashMap.newKeySet();
+
     private final Object emptied = new Object();
     private final LeaseLostPolicy policy;
     private final LockListener listener = new LockListener() {
@@ -138,6 +144,23 @@ public final class HoldIndex {
     void waitEnded(Object token) {
         waiters.remove(token);
         notifyIfEmpty();
+    }
+
+    void addStringKeyHold(StringKeyHold hold) {
+        stringKeyHolds.add(hold);
+    }
+
+    void removeStringKeyHold(StringKeyHold hold) {
+        stringKeyHolds.remove(hold);
+    }
+
+    /**
+     * Returns the holds of this instance on plain string keys, which core's {@code heldLocks()} does
+     * not list.
+     * @return a snapshot
+     */
+    public List<StringKeyHold> stringKeyHolds() {
+        return List.copyOf(stringKeyHolds);
     }
 
     public List<Waiter> waiters() {

@@ -59,6 +59,16 @@ public final class LockExecutor implements AutoCloseable {
         BridgeLocks.register(client, this);
     }
 
+    /** @return the index of holds and waiters */
+    HoldIndex index() {
+        return index;
+    }
+
+    /** @return the observer, resolved on first use */
+    LockObserver observer() {
+        return observer.get();
+    }
+
     public LeaseLostPolicy leaseLostPolicy() {
         return index.policy();
     }
