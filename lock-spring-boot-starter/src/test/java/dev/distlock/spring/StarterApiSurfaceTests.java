@@ -56,6 +56,8 @@ class StarterApiSurfaceTests {
             Map.entry("LockNameSettings", "built by DistlockProperties for the advisor and the template"),
             // Used by a bridge in another package (dev.distlock.spring.shedlock).
             Map.entry("BridgeLocks", "holds of the ShedLock bridge, through the starter's executor"),
+            Map.entry("RegistryHolds", "holds of the Spring Integration registry, told to the starter's observers"),
+            Map.entry("StringKeyHold", "a registry hold on a plain string key, listed by the endpoint"),
             // Set by the interceptor and template, read by the public LockContext in another package.
             Map.entry("CurrentLockContext", "backs LockContext"),
             // Named by another internal room (internal.hold is shared by the aspect, the template,
