@@ -45,6 +45,11 @@ import org.springframework.integration.util.CheckedRunnable;
  * {@link java.util.concurrent.locks.Lock} does (one try). Redis failures surface as
  * {@link dev.distlock.core.LockException}.
  *
+ * <p><b>Observability.</b> With the starter, each thread's outermost acquisition and hold are
+ * recorded like an {@code @DistributedLock} call's ({@code distlock.acquire}, {@code distlock.held},
+ * ..., tagged with the lock's key); core lists the holds in the {@code distlock} endpoint and tells
+ * the client's {@link dev.distlock.core.LockListener}s.
+ *
  * <p><b>Fencing.</b> With {@link #setFenced(boolean)}, each lock is a Distlock fenced lock and
  * {@link #getFencingToken(Object)} returns the token of this process's hold, e.g. for the leader
  * elected by {@code LockRegistryLeaderInitiator} to pass along with its writes: its candidate's
@@ -114,10 +119,14 @@ public final class DistlockLockRegistry
      *
      * <p>Kept from Distlock: unless {@link #setLeaseTime(Duration)} is set, the watchdog renews a held
      * lock, whose key expires one watchdog timeout after its process died (instead of
-     * {@code expireAfter}, 60 s by default); the argument checks and errors described above. Not
-     * available in this layout: fencing ({@link #setFenced(boolean)} fails), exclusion of
-     * Distlock-layout locks and Redisson code of the same name, and the client's listeners, metrics
-     * and {@code distlock} endpoint, which see only Distlock-layout locks. Switch to
+     * {@code expireAfter}, 60 s by default); the argument checks and errors described above; under
+     * the Redis key {@code <registryKey>:<lockKey>} as the lock name, the metrics and observations,
+     * the client's listeners (a renewal or an unlock that finds the key gone or taken is a lost
+     * lease) and the {@code distlock} endpoint's list of held locks, which the starter records itself
+     * since core keeps no hold of such a key. Not available in this layout: fencing
+     * ({@link #setFenced(boolean)} fails), exclusion of Distlock-layout locks and Redisson code of the
+     * same name, and the endpoint's lock page and force-unlock, which read and release Distlock's
+     * layout only. Switch to
      * {@link #DistlockLockRegistry(LockClient)} once no instance runs {@code RedisLockRegistry}, in
      * a deploy where no two versions lock at once.
      * @param client the lock client
