@@ -2,7 +2,6 @@ package dev.distlock.spring.internal.hold;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockListener;
-import dev.distlock.spring.LeaseLostPolicy;
 import dev.distlock.spring.LockType;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * {@code distlock.active}, {@code distlock.waiting}, {@code distlock.lease.lost}): each acquisition
  * and hold of a thread, its outermost ones only. As {@link BridgeLocks}, it is built from a
  * {@link LockClient} alone and finds the observers through the executor the starter built around
- * that client; a client the starter did not configure reports to no observer.
+ * that client; a client the starter did not configure reports to no observer and lists nothing.
  *
  * <p>Locks in Distlock's layout are core locks, which core lists and reports to the client's
  * listeners itself. Locks in a layout core knows nothing of (plain string keys) are reported here
@@ -30,7 +29,6 @@ public final class RegistryHolds {
     private final String description;
     private final boolean stringKeys;
     private volatile @Nullable LockExecutor executor;
-    private volatile @Nullable HoldIndex unmanaged;
 
     private RegistryHolds(LockClient client, String description, boolean stringKeys) {
         this.client = Objects.requireNonNull(client, "'client' must not be null");
@@ -84,22 +82,10 @@ public final class RegistryHolds {
         return current != null ? current.observer() : LockObserver.NO_OP;
     }
 
-    private HoldIndex index() {
+    /** @return the index the endpoint reads, or {@code null} when the starter built no executor */
+    private @Nullable HoldIndex index() {
         LockExecutor current = executor();
-        if (current != null) {
-            return current.index();
-        }
-        HoldIndex own = unmanaged;
-        if (own == null) {
-            synchronized (this) {
-                own = unmanaged;
-                if (own == null) {
-                    own = new HoldIndex(LeaseLostPolicy.LOG);
-                    unmanaged = own;
-                }
-            }
-        }
-        return own;
+        return current != null ? current.index() : null;
     }
 
     private LockListener listener() {
@@ -133,13 +119,17 @@ public final class RegistryHolds {
         public RegistryHold acquired(String key, IntSupplier holdCount) {
             LockObserver.Holding holding = acquiring.acquired();
             StringKeyHold listed = null;
+            HoldIndex index = null;
             if (stringKeys) {
                 listener().onAcquired(name, thread.getId(), System.nanoTime() - start);
                 listed =
                         new StringKeyHold(name, key, description, thread, watchdog, holdCount, client.stringLockKeys());
-                index().addStringKeyHold(listed);
+                index = index();
+                if (index != null) {
+                    index.addStringKeyHold(listed);
+                }
             }
-            return new RegistryHold(name, thread.getId(), holding, listed);
+            return new RegistryHold(name, thread.getId(), holding, listed, index);
         }
 
         /** The wait ran out without the lock. */
@@ -166,14 +156,23 @@ public final class RegistryHolds {
         private final long ownerId;
         private final LockObserver.Holding holding;
         private final @Nullable StringKeyHold listed;
+        /** Where the hold is listed: the index it was added to, even if another executor came since. */
+        private final @Nullable HoldIndex index;
+
         private final AtomicBoolean lost = new AtomicBoolean();
         private final AtomicBoolean ended = new AtomicBoolean();
 
-        private RegistryHold(String name, long ownerId, LockObserver.Holding holding, @Nullable StringKeyHold listed) {
+        private RegistryHold(
+                String name,
+                long ownerId,
+                LockObserver.Holding holding,
+                @Nullable StringKeyHold listed,
+                @Nullable HoldIndex index) {
             this.name = name;
             this.ownerId = ownerId;
             this.holding = holding;
             this.listed = listed;
+            this.index = index;
         }
 
         /** The last unlock is about to release it in Redis. */
@@ -204,7 +203,7 @@ public final class RegistryHolds {
             }
             holding.leaseLost();
             if (listed != null) {
-                index().removeStringKeyHold(listed);
+                unlist(listed);
                 listener().onLeaseLost(name, ownerId);
             }
         }
@@ -218,9 +217,15 @@ public final class RegistryHolds {
 
         private void end() {
             if (listed != null) {
-                index().removeStringKeyHold(listed);
+                unlist(listed);
             }
             holding.released();
+        }
+
+        private void unlist(StringKeyHold hold) {
+            if (index != null) {
+                index.removeStringKeyHold(hold);
+            }
         }
     }
 }
