@@ -44,7 +44,7 @@ for i = 1, count do
     end
     redis.call('pexpire', key, ARGV[1])
     if adopted or not mine[i] then
-        record_grant(key, field, ARGV[2], ARGV[1])
+        record_grant(grant_record(key, field), ARGV[2], ARGV[1])
     end
 end
 return {}

@@ -97,10 +97,12 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         }
         CompletableFuture<@Nullable Long> reply;
         try {
+            String field = ownerField(ownerId);
             reply = new ReentrantAcquire(
                             key,
+                            grantId != null && layout.declaresCompanions() ? layout.grantRecord(field) : null,
                             leaseMillis,
-                            ownerField(ownerId),
+                            field,
                             mode,
                             listed ? engine.listingSlackText() : null,
                             grantId)
@@ -246,10 +248,14 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     private CompletableFuture<@Nullable Long> release(
             long leaseMillis, long ownerId, String requestId, String lostAttempts) {
+        String field = ownerField(ownerId);
+        boolean declared = layout.declaresCompanions();
         ReentrantRelease release = new ReentrantRelease(
                 key,
+                declared ? layout.unlockLatch(field, requestId) : null,
+                declared ? layout.grantRecord(field) : null,
                 leaseMillis,
-                ownerField(ownerId),
+                field,
                 requestId,
                 engine.unlockLatchMillis(),
                 wakeFlags(),
