@@ -16,6 +16,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -95,7 +96,7 @@ class ReshardCompanionKeysFaultTests {
             AtomicReference<SlotMigration> migration = new AtomicReference<>();
             // The first release runs (one level), its reply is lost with the connection, and a
             // reshard starts and moves the hash alone before the client sends the release again.
-            lost.arm(source.port(), ":0\r\n", () -> {
+            lost.arm(source.port(), Set.of(":0\r\n"), () -> {
                 migration.set(SlotMigration.begin(cluster, name, otherMaster(name)));
                 migration.get().migrate(name);
             });
@@ -118,6 +119,47 @@ class ReshardCompanionKeysFaultTests {
                     .isTrue();
             lock.unlock(owner);
             assertThat(lock.isLocked()).isFalse();
+        } finally {
+            resources.shutdown();
+        }
+    }
+
+    @Test
+    void whenTheHashMovesWithoutTheGrantRecordThenTheCleanUpAfterALostGrantStillReleasesIt() throws Exception {
+        String name = "reshard-grant-" + UUID.randomUUID();
+        LostReply lost = new LostReply();
+        ClientResources resources =
+                ClientResources.builder().nettyCustomizer(lost).build();
+        try (LockClient client = LockClient.create(LockClientOptions.builder()
+                        .cluster(cluster.uris())
+                        .commandTimeout(Duration.ofSeconds(15))
+                        .clientResources(resources)
+                        .build());
+                LockClient other = LockClient.create(
+                        LockClientOptions.builder().cluster(cluster.uris()).build())) {
+            RedisLock lock = client.getLock(name);
+            RedisServer source = cluster.masterOf(name);
+            AtomicReference<SlotMigration> migration = new AtomicReference<>();
+            // The grant runs (hash and grant record written), its reply is lost with the connection,
+            // and a reshard starts and moves the hash alone before the client cleans up after it.
+            lost.arm(source.port(), Set.of("$-1\r\n", "_\r\n"), () -> {
+                migration.set(SlotMigration.begin(cluster, name, otherMaster(name)));
+                migration.get().migrate(name);
+            });
+            String outcome = attempt(lock, 60);
+            assertThat(lost.dropped.await(20, TimeUnit.SECONDS))
+                    .as("the grant's reply was dropped")
+                    .isTrue();
+            assertThat(migration.get().keysOnSource())
+                    .as("the grant record left behind")
+                    .isNotEmpty();
+            await().pollDelay(Duration.ofMillis(800)).until(() -> true);
+            migration.get().finish();
+
+            RedisLock elsewhere = other.getLock(name);
+            await().atMost(Duration.ofSeconds(15))
+                    .alias("the lock free for another client (the caller was told " + outcome + ")")
+                    .until(() -> attempt(elsewhere, 10).equals("acquired"));
         } finally {
             resources.shutdown();
         }
@@ -153,8 +195,13 @@ class ReshardCompanionKeysFaultTests {
 
     /** @return "acquired", "refused", or the failure of an attempt that does not wait */
     private static String attempt(RedisLock lock) {
+        return attempt(lock, 10);
+    }
+
+    /** @return "acquired", "refused", or the failure of an attempt that does not wait, holding for the lease */
+    private static String attempt(RedisLock lock, long leaseSeconds) {
         try {
-            return lock.tryLock(0, 10, TimeUnit.SECONDS, RedisLock.newOwnerId()) ? "acquired" : "refused";
+            return lock.tryLock(0, leaseSeconds, TimeUnit.SECONDS, RedisLock.newOwnerId()) ? "acquired" : "refused";
         } catch (LockException ex) {
             return "failed: " + ex.getMessage();
         } catch (InterruptedException ex) {
@@ -171,11 +218,11 @@ class ReshardCompanionKeysFaultTests {
 
         final CountDownLatch dropped = new CountDownLatch(1);
         private final AtomicInteger port = new AtomicInteger(-1);
-        private volatile String reply = "";
+        private volatile Set<String> replies = Set.of();
         private volatile Runnable step = () -> {};
 
-        void arm(int port, String reply, Runnable step) {
-            this.reply = reply;
+        void arm(int port, Set<String> replies, Runnable step) {
+            this.replies = replies;
             this.step = step;
             this.port.set(port);
         }
@@ -190,7 +237,7 @@ class ReshardCompanionKeysFaultTests {
                             || !(ctx.channel().remoteAddress() instanceof InetSocketAddress remote)
                             || remote.getPort() != armed
                             || !(msg instanceof ByteBuf buffer)
-                            || !buffer.toString(StandardCharsets.UTF_8).equals(reply)
+                            || !replies.contains(buffer.toString(StandardCharsets.UTF_8))
                             || !port.compareAndSet(armed, -1)) {
                         ctx.fireChannelRead(msg);
                         return;
