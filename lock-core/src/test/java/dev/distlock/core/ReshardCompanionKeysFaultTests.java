@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,17 +68,28 @@ class ReshardCompanionKeysFaultTests {
         return Stream.of(
                 kind("reentrant", LockClient::getLock),
                 kind("fair", LockClient::getFairLock),
-                kind("write", (client, name) -> client.getReadWriteLock(name).writeLock()));
+                kind("write", (client, name) -> client.getReadWriteLock(name).writeLock()),
+                // Two members in one slot: one script takes and releases both.
+                Arguments.of(
+                        "multi",
+                        (BiFunction<LockClient, String, RedisLock>) (client, name) ->
+                                MultiLock.of(client.getLock("{" + name + "}a"), client.getLock("{" + name + "}b")),
+                        (Function<String, String[]>) name -> new String[] {"{" + name + "}a", "{" + name + "}b"},
+                        "*2\r\n:0\r\n:0\r\n"));
     }
 
     private static Arguments kind(String label, BiFunction<LockClient, String, RedisLock> lock) {
-        return Arguments.of(label, lock);
+        return Arguments.of(label, lock, (Function<String, String[]>) name -> new String[] {name}, ":0\r\n");
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("reentrantKinds")
     void whenARetriedUnlockFindsTheHashMovedWithoutItsLatchThenItReleasesOneLevelOnly(
-            String label, BiFunction<LockClient, String, RedisLock> kind) throws Exception {
+            String label,
+            BiFunction<LockClient, String, RedisLock> kind,
+            Function<String, String[]> hashes,
+            String released)
+            throws Exception {
         String name = "reshard-latch-" + UUID.randomUUID();
         LostReply lost = new LostReply();
         ClientResources resources =
@@ -96,9 +108,9 @@ class ReshardCompanionKeysFaultTests {
             AtomicReference<SlotMigration> migration = new AtomicReference<>();
             // The first release runs (one level), its reply is lost with the connection, and a
             // reshard starts and moves the hash alone before the client sends the release again.
-            lost.arm(source.port(), Set.of(":0\r\n"), () -> {
+            lost.arm(source.port(), Set.of(released), () -> {
                 migration.set(SlotMigration.begin(cluster, name, otherMaster(name)));
-                migration.get().migrate(name);
+                migration.get().migrate(hashes.apply(name));
             });
             CompletableFuture<Void> unlock = CompletableFuture.runAsync(() -> lock.unlock(owner));
             assertThat(lost.dropped.await(20, TimeUnit.SECONDS))
