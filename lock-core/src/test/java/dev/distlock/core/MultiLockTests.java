@@ -55,6 +55,22 @@ class MultiLockTests {
     }
 
     @Test
+    void whenTheReleaseOfMembersSentInOneScriptFailsThenTheCallerGetsTheLockException() throws Exception {
+        MultiLock multi = MultiLock.of(two.getLock(unique("a")), two.getLock(unique("b")));
+        long owner = RedisLock.newOwnerId();
+        assertThat(multi.tryLock(0, 30, TimeUnit.SECONDS, owner)).isTrue();
+        second.command("ACL", "SETUSER", "default", "-evalsha", "-eval");
+        try {
+            // Both members fail with the one failure of their script.
+            assertThatThrownBy(() -> multi.unlock(owner)).isInstanceOf(LockException.class);
+        } finally {
+            second.command("ACL", "SETUSER", "default", "+evalsha", "+eval");
+        }
+        multi.forceUnlock();
+        assertThat(multi.isLocked()).isFalse();
+    }
+
+    @Test
     void whenMembersSpanClientsThenEveryMemberIsHeldAndAllAreReleased() throws Exception {
         String a = unique("a");
         String b = unique("b");

@@ -4,7 +4,11 @@
 -- now + waiter timeout, so a waiter that died is purged within one waiter timeout wherever it sits.
 -- KEYS[1] lock key: its queue (redisson_lock_queue:{key}), its zset of queued owner to deadline
 --         (redisson_lock_timeout:{key}) and its waiters' channels (redisson_lock__channel:{key}:<owner
---         field>) are named from it
+--         field>) are named from it outside a cluster
+-- KEYS[2] queue: redisson_lock_queue:{key}; declared in a cluster only, so that a live slot
+--         migration that has not moved the queue with the hash makes Redis refuse the call
+--         (TRYAGAIN) instead of a caller finding no queue and skipping the waiters in it
+-- KEYS[3] deadlines: redisson_lock_timeout:{key}; declared in a cluster only, as the queue
 -- ARGV[1] lease in ms
 -- ARGV[2] owner field
 -- ARGV[3] remaining wait in ms: the caller's (0: do not queue)
@@ -15,8 +19,8 @@
 --! include layout
 --! include announce
 --! include server-clock
-local queue = companion('redisson_lock_queue', KEYS[1])
-local deadlines = companion('redisson_lock_timeout', KEYS[1])
+local queue = KEYS[2] or companion('redisson_lock_queue', KEYS[1])
+local deadlines = KEYS[3] or companion('redisson_lock_timeout', KEYS[1])
 local now = server_now()
 local owner = ARGV[2]
 local step = tonumber(ARGV[4])

@@ -1,6 +1,12 @@
 -- Releases one hold of a fair lock; on the last one, tells only the queue head, on its own channel.
 -- KEYS[1] lock key: its queue, its zset of queued owner to deadline, its waiters' channels and the
---         unlock latch of this request are named from it
+--         unlock latch of this request are named from it outside a cluster
+-- KEYS[2] queue: redisson_lock_queue:{key}; declared in a cluster only, so that a live slot
+--         migration that moved the hash alone makes Redis refuse the call (TRYAGAIN) rather than
+--         release without telling the queue head, or a retried request release a second hold
+-- KEYS[3] deadlines: redisson_lock_timeout:{key}; declared in a cluster only, as the queue
+-- KEYS[4] unlock latch: of this request, redisson_unlock_latch:{key}:<client id>:<request
+--         number>; declared in a cluster only, as the queue
 -- ARGV[1] lease in ms: kept while holds remain
 -- ARGV[2] owner field
 -- ARGV[3] request number: this client's count of release requests, which names the latch
@@ -11,9 +17,9 @@
 --! include announce
 --! include unlock-latch
 --! include server-clock
-local queue = companion('redisson_lock_queue', KEYS[1])
-local deadlines = companion('redisson_lock_timeout', KEYS[1])
-local latch = unlock_latch(KEYS[1], ARGV[2], ARGV[3])
+local queue = KEYS[2] or companion('redisson_lock_queue', KEYS[1])
+local deadlines = KEYS[3] or companion('redisson_lock_timeout', KEYS[1])
+local latch = KEYS[4] or unlock_latch(KEYS[1], ARGV[2], ARGV[3])
 local replayed, previous = latch_replay(latch)
 if replayed then
     return previous

@@ -3,6 +3,9 @@
 -- (hash owner -> hold count, lease as the key's TTL), so a plain lock of the same name, Redisson's
 -- or Distlock's, excludes the multi lock and is excluded by it.
 -- KEYS[i] lock key of member i: its companion keys are named from it (layout fragment)
+-- KEYS[n+i] grant record of member i: after the n lock keys, in a cluster only, so that a live slot
+--         migration that moved a member's hash without it makes Redis refuse the call (TRYAGAIN)
+--         instead of the record being written on a node where another one still lives
 -- ARGV[1] lease in ms
 -- ARGV[2] attempt id: recorded as each member's grant where this attempt takes it afresh or adopts
 --         a lost grant, so that the clean-up after a lost reply undoes only what this attempt took
@@ -15,7 +18,8 @@
 -- someone else and its remaining lease in ms, and nothing was changed.
 --! include layout
 --! include grant-record
-local count = #KEYS
+-- One owner field per member after the four fixed ARGV.
+local count = #ARGV - 4
 local mine = {}
 for i = 1, count do
     local key = KEYS[i]
@@ -44,7 +48,7 @@ for i = 1, count do
     end
     redis.call('pexpire', key, ARGV[1])
     if adopted or not mine[i] then
-        record_grant(key, field, ARGV[2], ARGV[1])
+        record_grant(KEYS[count + i] or grant_record(key, field), ARGV[2], ARGV[1])
     end
 end
 return {}

@@ -2,6 +2,10 @@
 -- this slot), each at most once per request id, exactly as reentrant-release does for one lock:
 -- a member whose last hold goes wakes that member's waiters.
 -- KEYS[i] lock key of member i: its unlock channel, latch and waiting clients are named from it
+-- KEYS[n+i] unlock latch of member i: after the n lock keys, in a cluster only, so that a live slot
+--         migration that moved a member's hash without it makes Redis refuse the call (TRYAGAIN)
+--         instead of a retried request releasing a second hold where its latch is absent
+-- KEYS[2n+i] grant record of member i: in a cluster only, as the latches
 -- ARGV[1] latch lifetime in ms: how long each latch remembers the outcome
 -- ARGV[2] wake flags: 't' to wake one listed client on its own channel (else always broadcast),
 --         's' to broadcast with SPUBLISH (sharded pub/sub) rather than PUBLISH
@@ -17,9 +21,12 @@
 --! include grant-record
 --! include reentrant-unlock
 local outcomes = {}
-for i = 1, #KEYS do
+-- Three ARGV per member after the two fixed ones.
+local count = (#ARGV - 2) / 3
+for i = 1, count do
     local base = 3 * i
-    local outcome = unlock_hold(KEYS[i], ARGV[base], ARGV[base + 1], ARGV[base + 2], ARGV[1], ARGV[2], '')
+    local outcome = unlock_hold(
+        KEYS[i], ARGV[base], ARGV[base + 1], ARGV[base + 2], ARGV[1], ARGV[2], '', KEYS[count + i], KEYS[2 * count + i])
     outcomes[i] = outcome == nil and -1 or outcome
 end
 return outcomes

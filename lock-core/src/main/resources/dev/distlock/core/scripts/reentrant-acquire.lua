@@ -1,6 +1,11 @@
 -- Takes (or re-enters) a reentrant lock. Redisson-compatible layout: hash owner -> hold count.
 -- KEYS[1] lock key: its set of Distlock clients with a waiter parked on this lock,
---         distlock_lock_waiters:{key}, is named from it (layout fragment)
+--         distlock_lock_waiters:{key}, is named from it (layout fragment); no client is listed in
+--         a cluster, where releases broadcast
+-- KEYS[2] grant record: of the owner, distlock_lock_grant:{key}:<owner field>; declared in a
+--         cluster when an attempt id is given (elsewhere the script names it from the lock key), so
+--         that a live slot migration that moved the hash without it makes Redis refuse the call
+--         (TRYAGAIN) instead of the record being written on a node where another one still lives
 -- ARGV[1] lease in ms
 -- ARGV[2] owner field: <client id>:<owner id>
 -- ARGV[3] acquire mode: '1' when the caller may already hold the lock (a re-entry), '0' when it
@@ -33,7 +38,7 @@ if ttl == -2 or mine then
     end
     redis.call('pexpire', KEYS[1], ARGV[1])
     if ARGV[5] ~= '' and (adopted or not mine) then
-        record_grant(KEYS[1], ARGV[2], ARGV[5], ARGV[1])
+        record_grant(KEYS[2] or grant_record(KEYS[1], ARGV[2]), ARGV[5], ARGV[1])
     end
     if to_unlist ~= '' then
         redis.call('srem', waiting_clients(), to_unlist)

@@ -1,6 +1,12 @@
 -- Releases one hold of a reentrant lock, at most once per request id.
 -- KEYS[1] lock key: its unlock channel (every waiter's, Redisson's too), the unlock latch of this
 --         request and the set of Distlock clients with a parked waiter are named from it
+-- KEYS[2] unlock latch: of this request, redisson_unlock_latch:{key}:<client id>:<request number>;
+--         declared in a cluster only (elsewhere the script names it from the lock key), so that a
+--         live slot migration that moved the hash without it makes Redis refuse the call
+--         (TRYAGAIN) instead of a retried request releasing a second hold where its latch is absent
+-- KEYS[3] grant record: of the owner, distlock_lock_grant:{key}:<owner field>; declared in a
+--         cluster only, for the same reason (a lost grant must not look like none)
 -- ARGV[1] lease in ms: kept while holds remain
 -- ARGV[2] owner field
 -- ARGV[3] request number: this client's count of release requests, which names the latch
@@ -21,4 +27,4 @@
 --! include wake-one-client
 --! include grant-record
 --! include reentrant-unlock
-return unlock_hold(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+return unlock_hold(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], KEYS[2], KEYS[3])

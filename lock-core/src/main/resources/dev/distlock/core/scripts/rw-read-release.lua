@@ -1,6 +1,11 @@
 -- Releases one read hold (the newest) of an owner and recomputes the lock's TTL from the holds left.
--- KEYS[1] lock key: its read-write channel and the unlock latch of this request are named from it
--- KEYS[2...] read hold timeouts: the timeout key of every hold of the caller, and of every other
+-- KEYS[1] lock key: its read-write channel, and outside a cluster the unlock latch of this request,
+--         are named from it
+-- KEYS[2] unlock latch: of this request, redisson_unlock_latch:{key}:<client id>:<request number>,
+--         in a cluster, so that a live slot migration that moved the hash without it makes Redis
+--         refuse the call (TRYAGAIN) instead of a retried request releasing a second hold where
+--         its latch is absent; '' elsewhere (the script names it from the lock key)
+-- KEYS[3...] read hold timeouts: the timeout key of every hold of the caller, and of every other
 --         reader as the caller last saw the lock (see the rw-holds fragment)
 -- ARGV[1] reader field
 -- ARGV[2] request number: this client's count of release requests, which names the latch
@@ -15,12 +20,12 @@
 --! include announce
 --! include unlock-latch
 --! include rw-holds
-local latch = unlock_latch(KEYS[1], ARGV[1], ARGV[2])
+local latch = KEYS[2] ~= '' and KEYS[2] or unlock_latch(KEYS[1], ARGV[1], ARGV[2])
 local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
 end
-local declared = declared_from(2)
+local declared = declared_from(3)
 local own = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
 for i = 1, own or 0 do
     if not declared[read_hold(hash_tagged(KEYS[1]), ARGV[1], i)] then

@@ -1,8 +1,13 @@
 -- Releases one write hold. On the last one the lock is deleted, or, if the writer still holds read
 -- locks (downgrade), turned into a read lock whose TTL is that of the remaining read holds. Either way
 -- every waiter is woken: readers can now enter.
--- KEYS[1] lock key: its read-write channel and the unlock latch of this request are named from it
--- KEYS[2...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
+-- KEYS[1] lock key: its read-write channel, and outside a cluster the unlock latch of this request,
+--         are named from it
+-- KEYS[2] unlock latch: of this request, redisson_unlock_latch:{key}:<client id>:<request number>,
+--         in a cluster, so that a live slot migration that moved the hash without it makes Redis
+--         refuse the call (TRYAGAIN) instead of a retried request releasing a second hold where
+--         its latch is absent; '' elsewhere (the script names it from the lock key)
+-- KEYS[3...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
 --         saw the lock (see the rw-holds fragment)
 -- ARGV[1] lease in ms: kept while write holds remain
 -- ARGV[2] writer field
@@ -16,12 +21,12 @@
 --! include announce
 --! include unlock-latch
 --! include rw-holds
-local latch = unlock_latch(KEYS[1], ARGV[2], ARGV[3])
+local latch = KEYS[2] ~= '' and KEYS[2] or unlock_latch(KEYS[1], ARGV[2], ARGV[3])
 local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
 end
-if not readers_declared(KEYS[1], hash_tagged(KEYS[1]), declared_from(2)) then
+if not readers_declared(KEYS[1], hash_tagged(KEYS[1]), declared_from(3)) then
     return UNDECLARED
 end
 local function release()

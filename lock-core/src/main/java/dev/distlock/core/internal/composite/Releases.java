@@ -69,7 +69,8 @@ public final class Releases {
     private static void throwFirst(List<Throwable> failures) {
         if (!failures.isEmpty()) {
             Throwable first = failures.get(0);
-            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            // The members of one batch that failed together share one failure: attach it once.
+            failures.stream().distinct().filter(failure -> failure != first).forEach(first::addSuppressed);
             throw first instanceof RuntimeException runtime ? runtime : new CompletionException(first);
         }
     }

@@ -49,8 +49,11 @@ public class FairRedisLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
         long timeout = waiterTimeoutMillis();
+        boolean declared = layout.declaresCompanions();
         return new FairAcquire(
                         key,
+                        declared ? layout.queue() : null,
+                        declared ? layout.deadlines() : null,
                         attempt.leaseMillis(),
                         ownerField(attempt.ownerId()),
                         attempt.waitMillis(),
@@ -62,8 +65,18 @@ public class FairRedisLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        String field = ownerField(ownerId);
+        boolean declared = layout.declaresCompanions();
         return new FairRelease(
-                        key, leaseMillis, ownerField(ownerId), requestId, engine.unlockLatchMillis(), publishFlags())
+                        key,
+                        declared ? layout.queue() : null,
+                        declared ? layout.deadlines() : null,
+                        declared ? layout.unlockLatch(field, requestId) : null,
+                        leaseMillis,
+                        field,
+                        requestId,
+                        engine.unlockLatchMillis(),
+                        publishFlags())
                 .run(engine.scripts());
     }
 

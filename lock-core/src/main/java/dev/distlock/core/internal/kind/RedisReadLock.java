@@ -54,10 +54,11 @@ public class RedisReadLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
         String reader = ownerField(ownerId);
+        String latch = layout.declaresCompanions() ? layout.unlockLatch(reader, requestId) : "";
         return readHolds.run(
                 reader,
                 (timeouts, tidy) -> new ReadRelease(
-                        key, timeouts, reader, requestId, engine.unlockLatchMillis(), publishFlags(), tidy),
+                        key, latch, timeouts, reader, requestId, engine.unlockLatchMillis(), publishFlags(), tidy),
                 () -> undecided(name));
     }
 

@@ -99,13 +99,16 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        String writer = ownerField(ownerId);
+        String latch = layout.declaresCompanions() ? layout.unlockLatch(writer, requestId) : "";
         return readHolds.run(
                 null,
                 (timeouts, tidy) -> new WriteRelease(
                         key,
+                        latch,
                         timeouts,
                         leaseMillis,
-                        ownerField(ownerId),
+                        writer,
                         requestId,
                         engine.unlockLatchMillis(),
                         publishFlags()),

@@ -97,10 +97,12 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         }
         CompletableFuture<@Nullable Long> reply;
         try {
+            String field = ownerField(ownerId);
             reply = new ReentrantAcquire(
                             key,
+                            grantId != null && layout.declaresCompanions() ? layout.grantRecord(field) : null,
                             leaseMillis,
-                            ownerField(ownerId),
+                            field,
                             mode,
                             listed ? engine.listingSlackText() : null,
                             grantId)
@@ -214,6 +216,21 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         return ownerField(ownerId);
     }
 
+    /** @return whether the scripts are given this lock's companion keys (in a cluster) */
+    boolean declaresCompanions() {
+        return layout.declaresCompanions();
+    }
+
+    /** @return an owner's grant record */
+    String grantRecord(long ownerId) {
+        return layout.grantRecord(ownerField(ownerId));
+    }
+
+    /** @return the unlock latch of an owner's release request */
+    String unlockLatch(long ownerId, String requestNumber) {
+        return layout.unlockLatch(ownerField(ownerId), requestNumber);
+    }
+
     /**
      * The acquire call ends without a hold, but one of its attempts may have taken one whose reply
      * never reached it: release that once, so that it neither blocks the lock for a lease nor stays
@@ -246,10 +263,14 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     private CompletableFuture<@Nullable Long> release(
             long leaseMillis, long ownerId, String requestId, String lostAttempts) {
+        String field = ownerField(ownerId);
+        boolean declared = layout.declaresCompanions();
         ReentrantRelease release = new ReentrantRelease(
                 key,
+                declared ? layout.unlockLatch(field, requestId) : null,
+                declared ? layout.grantRecord(field) : null,
                 leaseMillis,
-                ownerField(ownerId),
+                field,
                 requestId,
                 engine.unlockLatchMillis(),
                 wakeFlags(),

@@ -102,14 +102,18 @@ public final class SameServerMembers {
         StringBuilder modes = new StringBuilder(members.size());
         List<String> keys = new ArrayList<>(members.size());
         List<String> fields = new ArrayList<>(members.size());
+        List<String> records = new ArrayList<>(0);
         for (ReentrantRedisLock member : members) {
             modes.append(member.batchMode(ownerId, attemptId, toCaller));
             keys.add(member.lockKey());
             fields.add(member.field(ownerId));
+            if (member.declaresCompanions()) {
+                records.add(member.grantRecord(ownerId));
+            }
         }
         boolean listed = waiting && members.get(0).targetedWakeups();
         MultiAcquire script = new MultiAcquire(
-                keys, lease, attemptId, modes.toString(), listed ? engine.listingSlackText() : null, fields);
+                keys, lease, attemptId, modes.toString(), listed ? engine.listingSlackText() : null, fields, records);
         long[] sent = new long[1];
         CompletableFuture<List<Long>> reply = engine.calls()
                 .call(

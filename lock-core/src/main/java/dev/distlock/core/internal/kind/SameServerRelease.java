@@ -39,14 +39,23 @@ final class SameServerRelease {
         List<Long> leases = new ArrayList<>(members.size());
         List<String> fields = new ArrayList<>(members.size());
         List<String> requests = new ArrayList<>(members.size());
+        List<String> latches = new ArrayList<>(0);
+        List<String> records = new ArrayList<>(0);
         for (int i = 0; i < members.size(); i++) {
             ReentrantRedisLock member = members.get(i);
             keys.add(member.lockKey());
             leases.add(releases.get(i).lease());
             fields.add(member.field(ownerId));
-            requests.add(engine.newRequestId());
+            String request = engine.newRequestId();
+            requests.add(request);
+            if (member.declaresCompanions()) {
+                latches.add(member.unlockLatch(ownerId, request));
+                records.add(member.grantRecord(ownerId));
+            }
         }
-        return new MultiRelease(keys, engine.unlockLatchMillis(), members.get(0).wakeFlags(), leases, fields, requests);
+        latches.addAll(records);
+        return new MultiRelease(
+                keys, engine.unlockLatchMillis(), members.get(0).wakeFlags(), leases, fields, requests, latches);
     }
 
     /** @return completes with each member's failure, in order ({@code null} where released) */

@@ -45,11 +45,13 @@ public final class RedissonLayout {
 
     private final String key;
     private final OwnerFields owners;
+    private final boolean cluster;
     private @Nullable String base;
 
-    private RedissonLayout(String key, OwnerFields owners) {
+    private RedissonLayout(String key, OwnerFields owners, boolean cluster) {
         this.key = key;
         this.owners = owners;
+        this.cluster = cluster;
     }
 
     /**
@@ -71,7 +73,7 @@ public final class RedissonLayout {
      * @return the layout
      */
     public static RedissonLayout of(String key, boolean cluster, OwnerFields owners) {
-        return new RedissonLayout(cluster ? clusterKey(key) : key, owners);
+        return new RedissonLayout(cluster ? clusterKey(key) : key, owners, cluster);
     }
 
     /**
@@ -178,6 +180,41 @@ public final class RedissonLayout {
      */
     public String unlockLatch(String requestId) {
         return prefixed("redisson_unlock_latch") + ":" + requestId;
+    }
+
+    /**
+     * Returns the unlock latch of one release request, named as the release scripts name it: from
+     * the client id that starts the owner field and the request number.
+     * @param ownerField the releasing owner's field
+     * @param requestNumber the request number
+     * @return {@code redisson_unlock_latch:{key}:<client id>:<request number>}
+     */
+    public String unlockLatch(String ownerField, String requestNumber) {
+        int colon = ownerField.indexOf(':');
+        String client = colon < 0 ? ownerField : ownerField.substring(0, colon);
+        return unlockLatch(client + ":" + requestNumber);
+    }
+
+    /**
+     * Returns an owner's grant record (the grant-record script fragment), the id of the acquire
+     * attempt that last took the lock afresh for that owner.
+     * @param ownerField the owner's field
+     * @return {@code distlock_lock_grant:{key}:<owner field>}
+     */
+    public String grantRecord(String ownerField) {
+        return prefixed("distlock_lock_grant") + ":" + ownerField;
+    }
+
+    /**
+     * Returns whether the scripts must be given the lock's companion keys in KEYS: in a cluster a
+     * live slot migration moves a lock's keys in batches, and Redis holds a script back (ASK, then
+     * TRYAGAIN) only until the keys it declares are on one node, so a companion the script touches
+     * without declaring it may be on the other node, absent where the script runs though it exists.
+     * Elsewhere the scripts name their companions themselves, which keeps the calls small.
+     * @return whether companions are declared
+     */
+    public boolean declaresCompanions() {
+        return cluster;
     }
 
     /** @return a fair lock's list of queued owner fields, {@code redisson_lock_queue:{key}} */

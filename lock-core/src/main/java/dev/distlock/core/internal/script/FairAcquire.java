@@ -6,10 +6,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Takes, re-enters or queues for a fair lock; replies {@code null} when acquired, else how long to park in ms.
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companion keys and channels are named by the script from the lock key.
+ * companion keys and channels are named by the script from the lock key, except the queue and its
+ * deadlines, which are declared in a cluster ({@code null} elsewhere).
  */
 public record FairAcquire(
         String lockKey,
+        @Nullable String queue,
+        @Nullable String deadlines,
         long leaseMillis,
         String ownerField,
         long waitMillis,
@@ -21,7 +24,7 @@ public record FairAcquire(
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.FAIR_ACQUIRE,
-            List.of("lock key"),
+            List.of("lock key", "queue", "deadlines"),
             List.of(
                     "lease in ms",
                     "owner field",
@@ -37,7 +40,10 @@ public record FairAcquire(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey};
+        if (queue == null || deadlines == null) {
+            return new String[] {lockKey};
+        }
+        return new String[] {lockKey, queue, deadlines};
     }
 
     @Override

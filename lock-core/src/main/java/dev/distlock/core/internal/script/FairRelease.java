@@ -6,10 +6,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * Releases one hold of a fair lock, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (released).
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companion keys and channels are named by the script from the lock key.
+ * companion keys and channels are named by the script from the lock key, except the queue, its
+ * deadlines and the unlock latch, which are declared in a cluster ({@code null} elsewhere).
  */
 public record FairRelease(
         String lockKey,
+        @Nullable String queue,
+        @Nullable String deadlines,
+        @Nullable String unlockLatch,
         long leaseMillis,
         String ownerField,
         String requestNumber,
@@ -20,7 +24,7 @@ public record FairRelease(
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.FAIR_RELEASE,
-            List.of("lock key"),
+            List.of("lock key", "queue", "deadlines", "unlock latch"),
             List.of("lease in ms", "owner field", "request number", "latch lifetime in ms", "publish flags"));
 
     @Override
@@ -30,7 +34,10 @@ public record FairRelease(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey};
+        if (queue == null || deadlines == null || unlockLatch == null) {
+            return new String[] {lockKey};
+        }
+        return new String[] {lockKey, queue, deadlines, unlockLatch};
     }
 
     @Override

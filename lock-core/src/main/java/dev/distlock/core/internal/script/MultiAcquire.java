@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param acquireModes one acquire mode character per member ({@code 0}, {@code 1} or {@code 2})
  * @param listingSlackMillis listing slack when the caller waits, or {@code null}
  * @param ownerFields owner field of each member, in the order of {@code lockKeys}
+ * @param grantRecords grant record of each member, declared in a cluster; empty elsewhere
  */
 public record MultiAcquire(
         List<String> lockKeys,
@@ -22,19 +23,25 @@ public record MultiAcquire(
         String attemptId,
         String acquireModes,
         @Nullable String listingSlackMillis,
-        List<String> ownerFields)
+        List<String> ownerFields,
+        List<String> grantRecords)
         implements ScriptCall<List<Long>> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.MULTI_ACQUIRE,
-            List.of("lock key of member i"),
+            List.of("lock key of member i", "grant record of member i"),
             List.of("lease in ms", "attempt id", "acquire modes", "listing slack in ms", "owner field of member i"));
 
     /** Checks that every key has its owner field and its mode. */
     public MultiAcquire {
         lockKeys = List.copyOf(lockKeys);
         ownerFields = List.copyOf(ownerFields);
+        grantRecords = List.copyOf(grantRecords);
+        if (!grantRecords.isEmpty() && grantRecords.size() != lockKeys.size()) {
+            throw new IllegalArgumentException("'grantRecords' must be empty or have one entry per lock key: "
+                    + lockKeys.size() + " keys, " + grantRecords.size() + " grant records");
+        }
         if (lockKeys.size() != ownerFields.size() || lockKeys.size() != acquireModes.length()) {
             throw new IllegalArgumentException("'ownerFields' and 'acquireModes' must have one entry per lock key: "
                     + lockKeys.size() + " keys, " + ownerFields.size() + " fields, " + acquireModes.length()
@@ -49,7 +56,7 @@ public record MultiAcquire(
 
     @Override
     public String[] keys() {
-        return lockKeys.toArray(String[]::new);
+        return Stream.concat(lockKeys.stream(), grantRecords.stream()).toArray(String[]::new);
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.List;
  * @param leases lease in ms of each member, kept while its holds remain
  * @param ownerFields owner field of each member
  * @param requestNumbers request number of each member
+ * @param declared in a cluster, the unlock latch of each member, then its grant record; empty elsewhere
  */
 public record MultiRelease(
         List<String> lockKeys,
@@ -21,13 +22,14 @@ public record MultiRelease(
         String wakeFlags,
         List<Long> leases,
         List<String> ownerFields,
-        List<String> requestNumbers)
+        List<String> requestNumbers,
+        List<String> declared)
         implements ScriptCall<List<Long>> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.MULTI_RELEASE,
-            List.of("lock key of member i"),
+            List.of("lock key of member i", "unlock latch of member i", "grant record of member i"),
             List.of(
                     "latch lifetime in ms",
                     "wake flags",
@@ -41,7 +43,12 @@ public record MultiRelease(
         leases = List.copyOf(leases);
         ownerFields = List.copyOf(ownerFields);
         requestNumbers = List.copyOf(requestNumbers);
+        declared = List.copyOf(declared);
         int members = lockKeys.size();
+        if (!declared.isEmpty() && declared.size() != 2 * members) {
+            throw new IllegalArgumentException("'declared' must be empty or have two entries per lock key: " + members
+                    + " keys, " + declared.size() + " declared");
+        }
         if (leases.size() != members || ownerFields.size() != members || requestNumbers.size() != members) {
             throw new IllegalArgumentException(
                     "'leases', 'ownerFields' and 'requestNumbers' must have one entry per lock key: " + members
@@ -57,7 +64,11 @@ public record MultiRelease(
 
     @Override
     public String[] keys() {
-        return lockKeys.toArray(String[]::new);
+        String[] keys = new String[lockKeys.size() + declared.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = i < lockKeys.size() ? lockKeys.get(i) : declared.get(i - lockKeys.size());
+        }
+        return keys;
     }
 
     @Override

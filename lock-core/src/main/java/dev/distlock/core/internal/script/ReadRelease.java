@@ -6,11 +6,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Releases one read hold, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (none left).
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companions and channels are named by the script from the lock key; the read hold timeouts it decides
- * on are declared (see {@link ReadHoldTimeouts}).
+ * companions and channels are named by the script from the lock key, except the unlock latch, declared
+ * in a cluster ({@code ""} elsewhere); the read hold timeouts it decides on are declared (see
+ * {@link ReadHoldTimeouts}).
  */
 public record ReadRelease(
         String lockKey,
+        String unlockLatch,
         List<String> readHoldTimeouts,
         String readerField,
         String requestNumber,
@@ -22,7 +24,7 @@ public record ReadRelease(
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_READ_RELEASE,
-            List.of("lock key", "read hold timeouts"),
+            List.of("lock key", "unlock latch", "read hold timeouts"),
             List.of("reader field", "request number", "latch lifetime in ms", "publish flags", "tidy"));
 
     @Override
@@ -32,7 +34,7 @@ public record ReadRelease(
 
     @Override
     public String[] keys() {
-        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey);
+        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey, unlockLatch);
     }
 
     @Override

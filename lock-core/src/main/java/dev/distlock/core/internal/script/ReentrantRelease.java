@@ -6,10 +6,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Releases one hold of a reentrant lock, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (released).
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companion keys and channels are named by the script from the lock key.
+ * companion keys and channels are named by the script from the lock key, except the unlock latch and
+ * the grant record, which are declared in a cluster ({@code null} elsewhere).
  */
 public record ReentrantRelease(
         String lockKey,
+        @Nullable String unlockLatch,
+        @Nullable String grantRecord,
         long leaseMillis,
         String ownerField,
         String requestNumber,
@@ -21,7 +24,7 @@ public record ReentrantRelease(
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.REENTRANT_RELEASE,
-            List.of("lock key"),
+            List.of("lock key", "unlock latch", "grant record"),
             List.of(
                     "lease in ms",
                     "owner field",
@@ -37,7 +40,10 @@ public record ReentrantRelease(
 
     @Override
     public String[] keys() {
-        return new String[] {lockKey};
+        if (unlockLatch == null || grantRecord == null) {
+            return new String[] {lockKey};
+        }
+        return new String[] {lockKey, unlockLatch, grantRecord};
     }
 
     @Override

@@ -6,11 +6,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Releases one write hold, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (released).
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companions and channels are named by the script from the lock key; the read hold timeouts it decides
- * on are declared (see {@link ReadHoldTimeouts}).
+ * companions and channels are named by the script from the lock key, except the unlock latch, declared
+ * in a cluster ({@code ""} elsewhere); the read hold timeouts it decides on are declared (see
+ * {@link ReadHoldTimeouts}).
  */
 public record WriteRelease(
         String lockKey,
+        String unlockLatch,
         List<String> readHoldTimeouts,
         long leaseMillis,
         String writerField,
@@ -22,7 +24,7 @@ public record WriteRelease(
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_WRITE_RELEASE,
-            List.of("lock key", "read hold timeouts"),
+            List.of("lock key", "unlock latch", "read hold timeouts"),
             List.of("lease in ms", "writer field", "request number", "latch lifetime in ms", "publish flags"));
 
     @Override
@@ -32,7 +34,7 @@ public record WriteRelease(
 
     @Override
     public String[] keys() {
-        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey);
+        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey, unlockLatch);
     }
 
     @Override

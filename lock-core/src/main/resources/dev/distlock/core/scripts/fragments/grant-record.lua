@@ -4,19 +4,21 @@
 -- very attempt made it, never one a later attempt of the same owner was granted meanwhile (whose
 -- caller was told it holds the lock). The record lives as long as the lease it was granted with:
 -- a hold nobody knows of is never renewed, so by then it is gone too.
+-- In a cluster the caller declares the record in KEYS (the scripts pass that name here): a live
+-- slot migration may have moved the lock's hash without it, and a record absent where the script
+-- runs would make a lost grant look like none.
 
 local function grant_record(key, field)
     return companion('distlock_lock_grant', key) .. ':' .. field
 end
 
-local function record_grant(key, field, attempt, lease)
-    redis.call('set', grant_record(key, field), attempt, 'px', lease)
+local function record_grant(record, attempt, lease)
+    redis.call('set', record, attempt, 'px', lease)
 end
 
 -- Returns whether the owner's grant was made by one of the lost attempts (space-separated ids),
 -- forgetting the record when it was: one clean-up per lost grant.
-local function take_lost_grant(key, field, lost)
-    local record = grant_record(key, field)
+local function take_lost_grant(record, lost)
     local granted_by = redis.call('get', record)
     if not granted_by then
         return false

@@ -2,8 +2,11 @@
 -- than sent with every call; RedissonLayout gives the same names in Java. A companion is
 -- prefix:{key}, or prefix:key when the key contains a brace (Redisson's prefixName and suffixName).
 -- In a cluster the client only runs scripts on keys whose companions share the lock key's slot (it
--- stores other names under a key with a hash tag of its own), so the companions need no KEYS entry:
--- the script runs on the node that serves that slot.
+-- stores other names under a key with a hash tag of its own), so the script runs on the node that
+-- serves that slot. There the client also declares in KEYS every companion a script decides on or
+-- writes (the scripts take the declared name when given): a live slot migration moves a lock's keys
+-- in batches, and Redis holds a script back (ASK, then TRYAGAIN) only until its declared keys are on
+-- one node, so an undeclared companion absent where the script runs may exist on the other node.
 local function hash_tagged(key)
     if string.find(key, '{', 1, true) then
         return key

@@ -3,18 +3,20 @@
 -- key: lock key; lease: ms to keep while holds remain; field: owner field; request: the request
 -- number that names the latch; latch_ttl: how long the latch remembers the outcome; flags: 't' to
 -- wake one listed client, 's' for SPUBLISH; lost: '' or the ids of lost acquire attempts (only a
--- hold one of them was granted is released).
+-- hold one of them was granted is released); latch, record: the unlock latch and the owner's grant
+-- record as declared in KEYS (in a cluster), or nil to name them from the lock key.
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
 -- Needs the layout, announce, unlock-latch, wake-one-client and grant-record fragments before it.
-local function unlock_hold(key, lease, field, request, latch_ttl, flags, lost)
-    local latch = unlock_latch(key, field, request)
+local function unlock_hold(key, lease, field, request, latch_ttl, flags, lost, latch, record)
+    latch = latch or unlock_latch(key, field, request)
+    record = record or grant_record(key, field)
     local replayed, previous = latch_replay(latch)
     if replayed then
         return previous
     end
     local outcome
     local count = redis.call('hget', key, field)
-    if lost ~= '' and not take_lost_grant(key, field, lost) then
+    if lost ~= '' and not take_lost_grant(record, lost) then
         count = nil
     end
     if count and tonumber(count) > 1 then
@@ -22,7 +24,7 @@ local function unlock_hold(key, lease, field, request, latch_ttl, flags, lost)
         redis.call('pexpire', key, lease)
         outcome = 0
     elseif count then
-        redis.call('del', key, grant_record(key, field))
+        redis.call('del', key, record)
         local targeted = string.find(flags, 't', 1, true)
         -- '0' is Redisson's unlock message (UnlockSubscriptions.WAKE_ONE).
         wake_one_client(

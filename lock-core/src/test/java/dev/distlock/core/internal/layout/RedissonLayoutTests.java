@@ -157,6 +157,11 @@ class RedissonLayoutTests {
                 .isEqualTo(redissonPrefixed("redisson_lock__channel", key) + ":" + field);
         assertThat(layout.readWriteChannel()).isEqualTo(redissonPrefixed("redisson_rwlock", key));
         assertThat(layout.unlockLatch("r1")).isEqualTo(redissonPrefixed("redisson_unlock_latch", key) + ":r1");
+        // As the release scripts name them (layout and grant-record fragments): declared in a cluster.
+        assertThat(layout.unlockLatch(field, "5"))
+                .isEqualTo(redissonPrefixed("redisson_unlock_latch", key) + ":" + CLIENT + ":5");
+        assertThat(layout.unlockLatch(layout.writerField(7), "5")).isEqualTo(layout.unlockLatch(field, "5"));
+        assertThat(layout.grantRecord(field)).isEqualTo(redissonPrefixed("distlock_lock_grant", key) + ":" + field);
         assertThat(layout.queue()).isEqualTo(redissonPrefixed("redisson_lock_queue", key));
         assertThat(layout.deadlines()).isEqualTo(redissonPrefixed("redisson_lock_timeout", key));
         assertThat(layout.token()).isEqualTo(redissonPrefixed("redisson_lock_token", key));
