@@ -68,7 +68,7 @@ class HotPathCostTests {
      * keys' list on the calling thread). A blocking caller sends its first attempt and its release
      * from its own thread and handles their replies there, so the calling thread also allocates what
      * the connection's thread did before (the grant's bookkeeping): these budgets fell less than the
-     * allocation of all threads, and the read side's rose (see {@code lock-benchmarks/results.md}).
+     * allocation of all threads (see {@code lock-benchmarks/results.md}).
      */
     private static final Map<String, Budget> BUDGETS = Map.of(
             "reentrant", new Budget(2, 360, 3550),

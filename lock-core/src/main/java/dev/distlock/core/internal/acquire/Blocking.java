@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The blocking API as a thin layer over the asynchronous one: waits for a call's future, with the
- * blocking methods' interrupt rules.
+ * blocking methods' interrupt rules. The first attempt of a call that tries at once is sent from the
+ * calling thread, which parks on that reply's own future: the uncontended call ends there, with no
+ * stage between the reply and the caller.
  */
 public final class Blocking {
 
