@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.acquire;
 
 import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.engine.ReplyDeadlines;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -47,6 +48,32 @@ final class Attempts {
                         .thenCompose(connected -> sendConnected(once, connectBy, call));
         // Without the replica-sync guard a reply is the attempt's outcome as it is.
         return sync == null ? sent : sent.thenCompose(this::confirm);
+    }
+
+    /**
+     * Sends an attempt from the calling thread straight to the open connection, for a caller that
+     * waits for its reply on that thread ({@link ReplyDeadlines#awaitOnThisThread}): no stage retries
+     * it unwritten or watches its deadline, so the caller must do both with what this returns.
+     * @param waitLeft the caller's remaining wait in ms, as for {@link #send}
+     * @param call the acquisition
+     * @return the kind's reply as the script run completes it (failures unmapped), or {@code null}
+     *     when the attempt cannot go straight (not connected, or the replica-sync guard is on)
+     */
+    @Nullable
+    CompletableFuture<@Nullable Long> sendOnThisThread(long waitLeft, SingleKeyAcquisition call) {
+        if (sync != null || !engine.connector().commandsReady()) {
+            return null;
+        }
+        try {
+            return tryOnce(new Attempt(lease, ownerId, waitLeft, null, call), call);
+        } catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /** @return the deadline of an attempt sent now: one command timeout, or the caller's wait for the connection */
+    long deadline(SingleKeyAcquisition call) {
+        return Math.max(engine.replies().deadline(), call.connectBy());
     }
 
     private CompletableFuture<@Nullable Long> sendConnected(Attempt once, long connectBy, SingleKeyAcquisition call) {

@@ -6,10 +6,13 @@ import dev.distlock.core.internal.engine.LockEngine;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The blocking API as a thin layer over the asynchronous one: waits for a call's future, with the
- * blocking methods' interrupt rules.
+ * blocking methods' interrupt rules. The first attempt of a call that tries at once is sent from the
+ * calling thread, which parks on that reply's own future: the uncontended call ends there, with no
+ * stage between the reply and the caller.
  */
 public final class Blocking {
 
@@ -34,11 +37,45 @@ public final class Blocking {
         // Heard on this thread, as before the engine became asynchronous: listeners that label
         // holds with the acquiring thread (timelines, logs) keep seeing the caller.
         acquisition.reportAcquiredLater();
-        boolean acquired = acquire(acquisition, acquisition.start(), interruptible);
+        long firstDeadline = acquisition.firstAttemptDeadline();
+        CompletableFuture<@Nullable Long> first = acquisition.startOnThisThread();
+        if (first != null && !awaitFirstReply(engine, name, acquisition, first, firstDeadline, interruptible)) {
+            join(acquisition.settled());
+            throw new InterruptedException("interrupted while acquiring lock '" + name + "'");
+        }
+        boolean acquired = acquire(acquisition, acquisition.result(), interruptible);
         if (acquired) {
             acquisition.reportAcquired();
         }
         return acquired;
+    }
+
+    /**
+     * Waits on this thread for the reply of the first attempt, sent from it, and goes on from it:
+     * in the usual uncontended case the call ends here, granted, without a stage between the reply
+     * and the caller. An interrupt (when interruptible) cancels the call once the reply is in, as an
+     * interrupt of the wait for the call's future does: the reply decides what must be given back.
+     * @return {@code false} when the call was cancelled for an interrupt
+     */
+    private static boolean awaitFirstReply(
+            LockEngine engine,
+            String name,
+            SingleKeyAcquisition acquisition,
+            CompletableFuture<@Nullable Long> reply,
+            long deadline,
+            boolean interruptible) {
+        CompletableFuture<@Nullable Long> awaited =
+                engine.replies().awaitOnThisThread(reply, name, "acquire", deadline);
+        boolean cancelled = false;
+        // The wait restored the flag of an interrupt it deferred.
+        if (interruptible && Thread.interrupted()) {
+            cancelled = acquisition.result().cancel(false);
+            if (!cancelled) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        acquisition.firstReplied(reply, awaited);
+        return !cancelled;
     }
 
     /**

@@ -44,22 +44,30 @@ public final class LockEvents {
     public void acquired(long ownerId, long start) {
         long waitNanos = System.nanoTime() - start;
         engine.listener().onAcquired(name, ownerId, waitNanos);
-        viewListeners.forEach(listener -> listener.onAcquired(name, ownerId, waitNanos));
+        if (!viewListeners.isEmpty()) {
+            viewListeners.forEach(listener -> listener.onAcquired(name, ownerId, waitNanos));
+        }
     }
 
     public void timedOut(long ownerId, long start) {
         long waitNanos = System.nanoTime() - start;
         engine.listener().onTimeout(name, ownerId, waitNanos);
-        viewListeners.forEach(listener -> listener.onTimeout(name, ownerId, waitNanos));
+        if (!viewListeners.isEmpty()) {
+            viewListeners.forEach(listener -> listener.onTimeout(name, ownerId, waitNanos));
+        }
     }
 
     void releasing(long ownerId) {
         engine.listener().onReleasing(name, ownerId);
-        viewListeners.forEach(listener -> listener.onReleasing(name, ownerId));
+        if (!viewListeners.isEmpty()) {
+            viewListeners.forEach(listener -> listener.onReleasing(name, ownerId));
+        }
     }
 
     void released(long ownerId) {
         engine.listener().onReleased(name, ownerId);
-        viewListeners.forEach(listener -> listener.onReleased(name, ownerId));
+        if (!viewListeners.isEmpty()) {
+            viewListeners.forEach(listener -> listener.onReleased(name, ownerId));
+        }
     }
 }

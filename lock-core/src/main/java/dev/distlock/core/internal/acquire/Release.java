@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.acquire;
 
+import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.hold.Hold;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +46,55 @@ public final class Release {
     public CompletableFuture<Void> run() {
         begin();
         return releaseOnce().handle(this::finish).thenCompose(next -> next);
+    }
+
+    /**
+     * Unlocks for a caller that waits on its own thread: while connected, the release script is sent
+     * from this thread and its reply waited for here; only a release that must be sent again (its
+     * reply was lost, or it was refused unwritten) or that leaves holds to clean up goes on as
+     * {@link #run()} does.
+     */
+    public void runOnThisThread() {
+        if (!engine.connector().commandsReady()) {
+            Blocking.join(run());
+            return;
+        }
+        begin();
+        String requestId = engine.newRequestId();
+        long deadline = engine.replies().deadline();
+        CompletableFuture<@Nullable Long> reply = sendOnce(requestId);
+        CompletableFuture<@Nullable Long> awaited =
+                engine.replies().awaitOnThisThread(reply, lock.name, "release", deadline);
+        Long result = null;
+        Throwable failure = null;
+        try {
+            result = awaited.join();
+        } catch (RuntimeException ex) {
+            failure = Failures.cause(ex);
+        }
+        if (failure == null) {
+            Blocking.join(finish(result, null));
+            return;
+        }
+        CompletableFuture<@Nullable Long> next;
+        if (awaited != reply) {
+            next = sendAgain(failure, requestId, deadline);
+        } else if (Failures.unwritten(failure)) {
+            // Never written: sent the asynchronous way, which waits for the reconnect and may still retry.
+            next = releaseOnce(requestId, deadline);
+        } else {
+            // Mapped as a reply deadline maps the failure of a release sent the asynchronous way.
+            next = sendAgain(engine.calls().failed(failure, lock.name, "release"), requestId, deadline);
+        }
+        Blocking.join(next.handle(this::finish).thenCompose(then -> then));
+    }
+
+    private CompletableFuture<@Nullable Long> sendOnce(String requestId) {
+        try {
+            return lock.release(lease, ownerId, requestId);
+        } catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
     }
 
     /**
@@ -193,22 +243,26 @@ public final class Release {
                         lock.name,
                         "release",
                         deadline)
-                .handle((result, failure) -> {
-                    if (failure == null) {
-                        return CompletableFuture.completedFuture(result);
-                    }
-                    if (engine.isClosed() || !engine.replies().before(deadline)) {
-                        return CompletableFuture.<@Nullable Long>failedFuture(failure);
-                    }
-                    // The reply may have been lost after the script ran; the latch makes the retry replay it.
-                    return engine.replies()
-                            .within(
-                                    engine.calls().call(() -> lock.release(lease, ownerId, requestId)),
-                                    lock.name,
-                                    "release",
-                                    deadline);
-                })
+                .handle((result, failure) -> failure == null
+                        ? CompletableFuture.completedFuture(result)
+                        : sendAgain(failure, requestId, deadline))
                 .thenCompose(next -> next);
+    }
+
+    /**
+     * Sends a release whose first try failed once more, within the same deadline: the reply may have
+     * been lost after the script ran, and the latch makes the retry replay it.
+     */
+    private CompletableFuture<@Nullable Long> sendAgain(Throwable failure, String requestId, long deadline) {
+        if (engine.isClosed() || !engine.replies().before(deadline)) {
+            return CompletableFuture.failedFuture(failure);
+        }
+        return engine.replies()
+                .within(
+                        engine.calls().call(() -> lock.release(lease, ownerId, requestId)),
+                        lock.name,
+                        "release",
+                        deadline);
     }
 
     /** Only for messages: built when a release fails, not on every unlock. */

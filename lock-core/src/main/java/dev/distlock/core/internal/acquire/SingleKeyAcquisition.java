@@ -5,6 +5,7 @@ import dev.distlock.core.internal.Failures;
 import dev.distlock.core.internal.engine.Arguments;
 import dev.distlock.core.internal.engine.LocalWaiterLines;
 import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.engine.ReplyDeadlines;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -97,6 +98,29 @@ public final class SingleKeyAcquisition {
 
     /** @return completes with whether the lock was acquired; cancelling it abandons the call */
     public CompletableFuture<Boolean> start() {
+        start(false);
+        return result;
+    }
+
+    /**
+     * Starts the call for a caller that waits for it on its own thread: when the call tries at once
+     * and the connection is open, its first attempt is sent from this thread and its reply is
+     * returned for the caller to wait on ({@link ReplyDeadlines#awaitOnThisThread}) and hand to
+     * {@link #firstReplied}; everything else (a wait in the local line, the later rounds) goes on
+     * by itself, as for {@link #start()}.
+     * @return the first attempt's reply, or {@code null} when the call goes on by itself
+     */
+    @Nullable
+    CompletableFuture<@Nullable Long> startOnThisThread() {
+        return start(true);
+    }
+
+    /** @return the future of {@link #start()} */
+    CompletableFuture<Boolean> result() {
+        return result;
+    }
+
+    private @Nullable CompletableFuture<@Nullable Long> start(boolean onThisThread) {
         result.whenComplete((acquired, failure) -> {
             if (result.isCancelled()) {
                 cancel();
@@ -104,7 +128,7 @@ public final class SingleKeyAcquisition {
         });
         if (engine.isClosed()) {
             outcome.failed(engine.calls().closedException(lock.name, null));
-            return result;
+            return null;
         }
         CompletableFuture<Void> check;
         try {
@@ -113,8 +137,14 @@ public final class SingleKeyAcquisition {
             check = CompletableFuture.failedFuture(ex);
         }
         if (check.isDone() && !check.isCompletedExceptionally()) {
-            begin();
-            return result;
+            if (!triesAtOnce()) {
+                return null;
+            }
+            CompletableFuture<@Nullable Long> reply = onThisThread ? attempts.sendOnThisThread(waitMillis, this) : null;
+            if (reply == null) {
+                firstAttempt(waitMillis);
+            }
+            return reply;
         }
         check.whenComplete((ignored, failure) -> {
             if (failure != null) {
@@ -123,21 +153,36 @@ public final class SingleKeyAcquisition {
                 begin();
             }
         });
-        return result;
+        return null;
     }
 
     /** Tries at once, or waits behind the local callers that already wait for the lock. */
     private void begin() {
-        if (waitMillis == 0 || !lock.waitsInLocalLine(ownerId)) {
+        if (triesAtOnce()) {
             firstAttempt(waitMillis);
-            return;
+        }
+    }
+
+    /**
+     * Enters the local line when the call waits in one.
+     * @return {@code true} when the call tries now (it heads the line, or needs none); {@code false}
+     *     when it waits in the line, going on from its turn by itself
+     */
+    private boolean triesAtOnce() {
+        if (waitMillis == 0 || !lock.waitsInLocalLine(ownerId)) {
+            return true;
         }
         LocalWaiterLines.Queued place = line.enter();
         if (place == null) {
-            firstAttempt(waitMillis);
-        } else {
-            line.waitForTurn(place, budget, this::park).thenAccept(this::takeTurn);
+            return true;
         }
+        line.waitForTurn(place, budget, this::park).thenAccept(this::takeTurn);
+        return false;
+    }
+
+    /** @return the deadline of the first attempt sent by {@link #startOnThisThread()}, counted from now */
+    long firstAttemptDeadline() {
+        return attempts.deadline(this);
     }
 
     /**
@@ -256,23 +301,53 @@ public final class SingleKeyAcquisition {
      *     caller whose wait ended in the local line
      */
     private void firstAttempt(long wait) {
-        attempt(null, wait).whenComplete((ttl, failure) -> {
-            if (failure != null) {
-                if (wait != 0 && !engine.isClosed()) {
-                    lock.abandonWait(ownerId).whenComplete((ignored, error) -> outcome.failed(Failures.cause(failure)));
-                } else {
-                    outcome.failed(Failures.cause(failure));
-                }
-            } else if (ttl == null) {
-                outcome.granted();
-            } else if (wait == 0) {
-                // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
-                outcome.gaveUp(false);
+        attempt(null, wait).whenComplete((ttl, failure) -> firstAttemptEnded(wait, ttl, failure));
+    }
+
+    /**
+     * Goes on from the reply of the first attempt that {@link #startOnThisThread()} sent, once its
+     * caller has it: as from an attempt sent the asynchronous way, except that an attempt the
+     * connection refused unwritten is sent again that way, which waits for the reconnect.
+     * @param reply the reply the attempt was sent with
+     * @param awaited what the wait for it returned: {@code reply}, done, or the failure of a reply
+     *     that did not come by its deadline
+     */
+    void firstReplied(CompletableFuture<@Nullable Long> reply, CompletableFuture<@Nullable Long> awaited) {
+        Throwable failure = null;
+        Long ttl = null;
+        try {
+            ttl = awaited.join();
+        } catch (RuntimeException ex) {
+            failure = Failures.cause(ex);
+        }
+        if (failure == null) {
+            firstAttemptEnded(waitMillis, ttl, null);
+        } else if (awaited != reply) {
+            firstAttemptEnded(waitMillis, null, failure);
+        } else if (Failures.unwritten(failure)) {
+            firstAttempt(waitMillis);
+        } else {
+            // Mapped as a reply deadline maps the failure of an attempt sent the asynchronous way.
+            firstAttemptEnded(waitMillis, null, engine.calls().failed(failure, lock.name, "acquire"));
+        }
+    }
+
+    private void firstAttemptEnded(long wait, @Nullable Long ttl, @Nullable Throwable failure) {
+        if (failure != null) {
+            if (wait != 0 && !engine.isClosed()) {
+                lock.abandonWait(ownerId).whenComplete((ignored, error) -> outcome.failed(Failures.cause(failure)));
             } else {
-                firstRefusal = ttl;
-                nextRound(false);
+                outcome.failed(Failures.cause(failure));
             }
-        });
+        } else if (ttl == null) {
+            outcome.granted();
+        } else if (wait == 0) {
+            // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
+            outcome.gaveUp(false);
+        } else {
+            firstRefusal = ttl;
+            nextRound(false);
+        }
     }
 
     private void nextRound(boolean woken) {

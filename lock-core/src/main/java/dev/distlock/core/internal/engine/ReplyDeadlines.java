@@ -3,6 +3,7 @@ package dev.distlock.core.internal.engine;
 import dev.distlock.core.LockException;
 import dev.distlock.core.internal.connection.RedisConnector;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -157,6 +158,60 @@ public final class ReplyDeadlines {
     }
 
     /**
+     * Waits on the calling thread for the reply of a command it sent itself, until the deadline with
+     * the slack {@link #within} allows: a blocking caller parks on the reply's own future instead of a
+     * chain of stages, and no sweep watches it. A reply that did not come in time is cancelled, unless
+     * it was answered first, when that answer is used. Interrupts are deferred: the reply, not the
+     * interrupt, says what the command did; the flag is restored afterwards.
+     * @param reply the pending reply, as the command's own future (not mapped)
+     * @param lockName lock name for the error message
+     * @param action what the call does, e.g. {@code "acquire"}
+     * @param deadline from {@link #deadline()}
+     * @param <T> reply type
+     * @return {@code reply} once it is done; a failed future with {@link #within}'s failure when the
+     *     deadline passed first
+     */
+    public <T> CompletableFuture<T> awaitOnThisThread(
+            CompletableFuture<T> reply, String lockName, String action, long deadline) {
+        long expiresAt = deadline + TIMER_SLACK_NANOS;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    reply.get(Math.max(0, expiresAt - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return reply;
+                } catch (InterruptedException ex) {
+                    interrupted = true;
+                } catch (ExecutionException | CancellationException ex) {
+                    return reply;
+                } catch (TimeoutException ex) {
+                    if (reply.cancel(false)) {
+                        return CompletableFuture.failedFuture(notAnswered(lockName, action));
+                    }
+                    // The reply won the race against the deadline: it was delivered, so use it.
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Returns what a call reports when Redis did not answer by its deadline, as {@link #within} does.
+     * @param lockName lock name for the message
+     * @param action what the call does
+     * @return the failure
+     */
+    public LockException notAnswered(String lockName, String action) {
+        return calls.isClosed()
+                ? calls.closedException(lockName, null)
+                : new LockException("Cannot " + action + " lock '" + lockName + "': Redis at " + connector.describe()
+                        + " did not answer within " + commandTimeout);
+    }
+
+    /**
      * The non-blocking form of {@link #await(CompletableFuture, String, String, long)}: the reply,
      * or a {@link LockException} saying what failed, by the same deadline and with the same slack.
      * @param future the pending reply
@@ -212,11 +267,7 @@ public final class ReplyDeadlines {
         @Override
         public void expire() {
             if (reply.cancel(false)) {
-                completeExceptionally(
-                        calls.isClosed()
-                                ? calls.closedException(lockName, null)
-                                : new LockException("Cannot " + action + " lock '" + lockName + "': Redis at "
-                                        + connector.describe() + " did not answer within " + commandTimeout));
+                completeExceptionally(notAnswered(lockName, action));
             }
         }
     }

@@ -40,26 +40,41 @@ public final class SafeLockListener implements LockListener {
 
     @Override
     public void onAcquired(String lockName, long ownerId, long waitNanos) {
+        if (delegates.isEmpty()) {
+            return;
+        }
         guard(listener -> listener.onAcquired(lockName, ownerId, waitNanos), "onAcquired", lockName);
     }
 
     @Override
     public void onTimeout(String lockName, long ownerId, long waitNanos) {
+        if (delegates.isEmpty()) {
+            return;
+        }
         guard(listener -> listener.onTimeout(lockName, ownerId, waitNanos), "onTimeout", lockName);
     }
 
     @Override
     public void onReleasing(String lockName, long ownerId) {
+        if (delegates.isEmpty()) {
+            return;
+        }
         guard(listener -> listener.onReleasing(lockName, ownerId), "onReleasing", lockName);
     }
 
     @Override
     public void onReleased(String lockName, long ownerId) {
+        if (delegates.isEmpty()) {
+            return;
+        }
         guard(listener -> listener.onReleased(lockName, ownerId), "onReleased", lockName);
     }
 
     @Override
     public void onLeaseLost(String lockName, long ownerId) {
+        if (delegates.isEmpty()) {
+            return;
+        }
         guard(listener -> listener.onLeaseLost(lockName, ownerId), "onLeaseLost", lockName);
     }
 

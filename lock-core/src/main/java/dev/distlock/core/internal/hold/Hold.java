@@ -6,8 +6,9 @@ import dev.distlock.core.internal.script.LuaScript;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,10 +32,13 @@ public final class Hold {
     private final String ownerField;
     private final LuaScript renewScript;
     private final Instant since = Instant.now();
-    private final Deque<Grant> grants = new ArrayDeque<>();
+    /** Sized for the usual hold of one acquisition; re-entries grow it. */
+    private final Deque<Grant> grants = new ArrayDeque<>(2);
+
     private int watchdogGrants;
     private volatile boolean releasing;
-    private final CopyOnWriteArraySet<LockListener> listeners = new CopyOnWriteArraySet<>();
+    /** Each listener once, in the order first given; replaced as a whole, so readers need no lock. */
+    private volatile List<LockListener> listeners = List.of();
 
     Hold(String lockName, LockKind kind, String key, long ownerId, String ownerField, LuaScript renewScript) {
         this.lockName = lockName;
@@ -57,7 +61,11 @@ public final class Hold {
         if (leaseMillis == WATCHDOG) {
             watchdogGrants++;
         }
-        listeners.addAll(viewListeners);
+        if (!viewListeners.isEmpty()) {
+            Set<LockListener> merged = new LinkedHashSet<>(listeners);
+            merged.addAll(viewListeners);
+            listeners = List.copyOf(merged);
+        }
     }
 
     /**
@@ -189,7 +197,7 @@ public final class Hold {
 
     /** @return the listeners of the lock views this hold was taken through (never throw) */
     public List<LockListener> listeners() {
-        return List.copyOf(listeners);
+        return listeners;
     }
 
     /** @return whether an unlock of this hold is in flight (renewal failures are then expected) */

@@ -86,7 +86,7 @@ public final class UncertainAcquisitions {
      */
     public void begin(Object id, String attemptId, CompletableFuture<?> toCaller) {
         attempts.compute(id, (key, marks) -> {
-            List<Attempt> list = marks != null ? marks : new ArrayList<>();
+            List<Attempt> list = marks != null ? marks : new ArrayList<>(2);
             list.add(new Attempt(attemptId, toCaller));
             return list;
         });

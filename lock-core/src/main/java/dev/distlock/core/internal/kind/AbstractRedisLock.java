@@ -152,7 +152,7 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
 
     @Override
     public void unlock(long ownerId) {
-        Blocking.join(new Release(this, ownerId).run());
+        new Release(this, ownerId).runOnThisThread();
     }
 
     @Override
