@@ -161,6 +161,11 @@ public final class ChannelWaiters {
         return true;
     }
 
+    /** @return how many wake-ups wait for a waiter about to park, for tests and diagnostics */
+    synchronized int permits() {
+        return permits;
+    }
+
     /** @return how many waiters are parked now, for tests and diagnostics */
     public synchronized int parked() {
         return parked.size();
