@@ -14,6 +14,7 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * the line without a head to hand it on (it would wait until its timeout with the lock free), and the
  * line holds exactly the callers still waiting.
  */
+@Tag("model-check")
 @Param(name = "owner", gen = IntGen.class, conf = "1:2")
 public class LocalWaiterLinesLincheckTests {
 
@@ -159,8 +161,8 @@ public class LocalWaiterLinesLincheckTests {
     @Test
     void everyInterleavingHandsTheLineOn() throws NoSuchMethodException {
         new ModelCheckingOptions()
-                .iterations(30)
-                .invocationsPerIteration(50)
+                .iterations(20)
+                .invocationsPerIteration(40)
                 .threads(2)
                 .actorsPerThread(2)
                 .actorsBefore(2)

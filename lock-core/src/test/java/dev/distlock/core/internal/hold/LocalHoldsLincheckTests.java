@@ -11,6 +11,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * the record counts exactly the acquisitions not yet unlocked, and the watchdog renews a hold exactly
  * when one of them took the watchdog lease.
  */
+@Tag("model-check")
 @Param(name = "owner", gen = IntGen.class, conf = "1:2")
 public class LocalHoldsLincheckTests {
 
@@ -89,7 +91,7 @@ public class LocalHoldsLincheckTests {
     void everyInterleavingKeepsTheRecord() {
         new ModelCheckingOptions()
                 .iterations(10)
-                .invocationsPerIteration(200)
+                .invocationsPerIteration(100)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)

@@ -8,6 +8,7 @@ import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * leaves, as {@code contains} and {@code inFlight} see it. Lincheck runs the class itself one call after
  * another as the sequential model.
  */
+@Tag("model-check")
 @Param(name = "owner", gen = IntGen.class, conf = "1:2")
 public class UncertainAcquisitionsLincheckTests {
 
@@ -68,7 +70,7 @@ public class UncertainAcquisitionsLincheckTests {
     void everyInterleavingIsLinearizable() {
         new ModelCheckingOptions()
                 .iterations(10)
-                .invocationsPerIteration(200)
+                .invocationsPerIteration(100)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * <p>Only the in-JVM part is driven: the channel's registry is closed before the test starts, so
  * nothing subscribes or connects.
  */
+@Tag("model-check")
 public class ChannelWaitersLincheckTests {
 
     private static final long LONG_PARK_MILLIS = 60_000;
@@ -112,7 +114,7 @@ public class ChannelWaitersLincheckTests {
     @Test
     void everyInterleavingIsLinearizable() {
         new ModelCheckingOptions()
-                .iterations(30)
+                .iterations(20)
                 .invocationsPerIteration(50)
                 .threads(2)
                 .actorsPerThread(2)
