@@ -70,7 +70,7 @@ public class UncertainAcquisitionsLincheckTests {
     void everyInterleavingIsLinearizable() {
         new ModelCheckingOptions()
                 .iterations(10)
-                .invocationsPerIteration(100)
+                .invocationsPerIteration(60)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
