@@ -130,6 +130,11 @@ final class LocalLinePlace implements LocalWaiterLines.Waiter {
         return ownerId;
     }
 
+    @Override
+    public boolean ownerHolds() {
+        return !lock.waitsInLocalLine(ownerId);
+    }
+
     /**
      * The acquisition ends, before it leaves its wake-up channel: the owner's other calls in the line
      * re-enter when it acquired, and a call that heads the line hands it on, the next one joining the

@@ -139,10 +139,9 @@ public final class Release {
         if (hold == null) {
             return;
         }
-        if (hold.released(grant) <= 0) {
-            // Stop renewing: if the release did not run, the lock expires within one lease.
-            engine.holds().remove(hold);
-        } else {
+        // Forgotten when none is left, so no longer renewed: if the release did not run, the lock
+        // expires within one lease.
+        if (engine.holds().released(hold, grant) > 0) {
             // Outer holds remain: keep renewing them.
             hold.releasing(false);
         }
@@ -160,12 +159,10 @@ public final class Release {
                     "Cannot unlock lock '" + lock.name + "': it is not held by " + describeOwner()));
         }
         if (result == 1) {
-            if (hold != null && hold.released(grant) > 0) {
+            if (hold != null && engine.holds().released(hold, grant) > 0) {
                 // The owner took the lock again after this release ran and before its reply came: Redis
                 // holds that new acquisition, so its record (renewal, unlock bookkeeping) stays.
                 hold.releasing(false);
-            } else if (hold != null) {
-                engine.holds().remove(hold);
             }
             lock.events().released(ownerId);
             return CompletableFuture.completedFuture(null);
@@ -190,14 +187,14 @@ public final class Release {
         Hold phantom = hold;
         if (phantom == null || extra > MAX_PHANTOM_HOLDS) {
             if (phantom != null) {
-                engine.holds().remove(phantom);
+                engine.holds().forgetIfReleased(phantom);
             }
             return CompletableFuture.completedFuture(null);
         }
         return releaseOnce()
                 .handle((result, failure) -> {
                     if (failure != null) {
-                        engine.holds().remove(phantom);
+                        engine.holds().forgetIfReleased(phantom);
                         log.warn(
                                 "Lock '{}' keeps holds of owner {} that were never unlocked in Redis (lost acquire replies or"
                                         + " failed unlocks); it expires with its lease",
@@ -209,7 +206,7 @@ public final class Release {
                     if (result != null && result != 1) {
                         return releasePhantomHolds(extra + 1);
                     }
-                    engine.holds().remove(phantom);
+                    engine.holds().forgetIfReleased(phantom);
                     log.warn(
                             "Released {} hold(s) of lock '{}' that Redis still counted after the last unlock of owner {}"
                                     + " (lost acquire replies or failed unlocks)",

@@ -39,6 +39,13 @@ public final class LocalWaiterLines {
 
         /** @return the owner the acquisition is for */
         long ownerId();
+
+        /**
+         * Returns whether the acquisition's owner holds the lock now, so that the call re-enters
+         * rather than waits in the line.
+         * @return whether the owner holds the lock
+         */
+        boolean ownerHolds();
     }
 
     /** The acquisitions of one lock key: the head tries in Redis, the rest wait in arrival order. */
@@ -129,17 +136,26 @@ public final class LocalWaiterLines {
             if (line == null) {
                 return null;
             }
+            Queued queued = null;
             synchronized (line) {
                 if (!line.gone) {
-                    Queued queued = new Queued(call);
+                    queued = new Queued(call);
                     ArrayDeque<Queued> waiting = line.queued;
                     if (waiting == null) {
                         waiting = new ArrayDeque<>();
                         line.queued = waiting;
                     }
                     waiting.add(queued);
-                    return queued;
                 }
+            }
+            if (queued != null) {
+                if (call.ownerHolds()) {
+                    // The owner took the lock after the caller looked and before it was queued: the
+                    // head that took it moved the owner's calls out of the line before this one came.
+                    // Left here, it would wait behind callers that wait for its owner's release.
+                    ownerHolds(key, call.ownerId());
+                }
+                return queued;
             }
             // The line emptied as this caller arrived: start the next one.
         }

@@ -38,10 +38,13 @@ public final class LocalHolds {
             long leaseMillis,
             long sentNanos,
             List<LockListener> viewListeners) {
-        Hold hold = holds.computeIfAbsent(
-                new HoldKey(key, ownerField), k -> new Hold(lockName, kind, key, ownerId, ownerField, renew));
-        hold.acquired(leaseMillis, sentNanos, viewListeners);
-        return hold;
+        // Recorded inside the map's step, so that an unlock forgetting the hold as its last grant goes
+        // (released(Hold, Object)) runs wholly before or after it: the grant never lands on a forgotten hold.
+        return holds.compute(new HoldKey(key, ownerField), (k, registered) -> {
+            Hold hold = registered != null ? registered : new Hold(lockName, kind, key, ownerId, ownerField, renew);
+            hold.acquired(leaseMillis, sentNanos, viewListeners);
+            return hold;
+        });
     }
 
     @Nullable
@@ -87,6 +90,38 @@ public final class LocalHolds {
      */
     public boolean renewable(Hold hold) {
         return holds.get(new HoldKey(hold.key(), hold.ownerField())) == hold && hold.watchdog() && !hold.releasing();
+    }
+
+    /**
+     * Gives back one acquisition of a hold and forgets the hold once none is left, in one step with
+     * {@link #acquired}: an acquisition of the same owner recorded meanwhile (another task of an
+     * explicit owner) either keeps the hold or finds it gone and starts a new one, never lands on a
+     * hold that is no longer registered, where the watchdog would not renew it and no unlock find it.
+     * @param hold the hold
+     * @param grant from {@link Hold#latestGrant()} when the unlock started
+     * @return the acquisitions left
+     */
+    public int released(Hold hold, @Nullable Object grant) {
+        int[] left = {-1};
+        holds.computeIfPresent(new HoldKey(hold.key(), hold.ownerField()), (k, registered) -> {
+            if (registered != hold) {
+                return registered;
+            }
+            left[0] = hold.released(grant);
+            return left[0] > 0 ? hold : null;
+        });
+        // Not registered (forgotten as its lease was lost): only its own count changes.
+        return left[0] >= 0 ? left[0] : hold.released(grant);
+    }
+
+    /**
+     * Forgets a hold none of whose acquisitions is left, unless the owner took it again meanwhile.
+     * @param hold the hold
+     */
+    public void forgetIfReleased(Hold hold) {
+        holds.computeIfPresent(
+                new HoldKey(hold.key(), hold.ownerField()),
+                (k, registered) -> registered == hold && hold.count() == 0 ? null : registered);
     }
 
     /**

@@ -161,28 +161,50 @@ public final class ChannelWaiters {
         return true;
     }
 
+    /** @return how many wake-ups wait for a waiter about to park, for tests and diagnostics */
+    synchronized int permits() {
+        return permits;
+    }
+
     /** @return how many waiters are parked now, for tests and diagnostics */
     public synchronized int parked() {
         return parked.size();
     }
 
+    /**
+     * Hands on a wake-up meant for this client alone (targeted): to a local waiter, or kept for one
+     * about to park; when no waiter is left to take it, it is passed on, as nobody else was told.
+     */
+    void wakeOneTargeted() {
+        if (!wakeOne()) {
+            unclaimed();
+        }
+    }
+
     // Parked futures are completed outside the monitor: completing one runs the waiter's next step,
     // which may join or leave channels under the registry's monitor.
-    void wakeOne() {
+    /** @return {@code false} when no waiter is left on the channel to take the wake-up */
+    boolean wakeOne() {
         while (true) {
             CompletableFuture<Boolean> waiter;
             synchronized (this) {
                 waiter = parked.poll();
                 if (waiter == null) {
+                    // Decided under the monitor under which the last waiter to leave takes back an unused
+                    // wake-up: either it finds this one kept, or this one finds it gone.
+                    int waiting = refs.get();
+                    if (waiting == 0) {
+                        return false;
+                    }
                     // A permit beyond the number of waiters would only cost a later waiter a useless attempt.
-                    if (permits < refs.get()) {
+                    if (permits < waiting) {
                         permits++;
                     }
-                    return;
+                    return true;
                 }
             }
             if (waiter.complete(true)) {
-                return;
+                return true;
             }
         }
     }

@@ -93,8 +93,10 @@ final class SubscribedChannels {
      */
     void deliver(String channel, String message) {
         ChannelWaiters waiters = channels.get(channel);
+        boolean targeted = false;
         if (waiters == null) {
             waiters = aliases.get(channel);
+            targeted = true;
             if (waiters != null && waiters.refs() == 0) {
                 waiters.unclaimed();
                 return;
@@ -105,6 +107,9 @@ final class SubscribedChannels {
         }
         if (UnlockSubscriptions.WAKE_ALL.equals(message)) {
             waiters.wakeAll();
+        } else if (targeted) {
+            // The last waiter may leave as the wake-up reaches it: then it is passed on too.
+            waiters.wakeOneTargeted();
         } else {
             waiters.wakeOne();
         }
