@@ -224,10 +224,17 @@ public final class RedisCluster implements AutoCloseable {
         masters.stream()
                 .filter(node -> node != to)
                 .forEach(node -> node.command("CLUSTER", "SETSLOT", value, "NODE", target));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!masters.stream().allMatch(node -> owner(node, slot).equals(target))) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        for (int round = 1; !masters.stream().allMatch(node -> owner(node, slot).equals(target)); round++) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Nodes do not agree that slot " + slot + " moved to " + to);
+            }
+            if (round % 10 == 0) {
+                // A node that heard the old owner's stale claim after its SETSLOT may keep it while that
+                // claim's epoch is the higher one: telling it again settles it.
+                masters.stream()
+                        .filter(node -> !owner(node, slot).equals(target))
+                        .forEach(node -> node.command("CLUSTER", "SETSLOT", value, "NODE", target));
             }
             try {
                 TimeUnit.MILLISECONDS.sleep(50);
