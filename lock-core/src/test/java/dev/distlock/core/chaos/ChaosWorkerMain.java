@@ -76,6 +76,13 @@ public final class ChaosWorkerMain {
                 worker.start();
                 workers.add(worker);
             }
+            int lines = Integer.parseInt(p.getProperty("lineThreads", "0"));
+            for (int t = 0; t < lines; t++) {
+                long threadSeed = seed * 1_000_003L + jvm.hashCode() * 31L + 2000 + t;
+                Thread worker = new Thread(() -> operations.runLine(threadSeed, deadline), "chaos-line-" + t);
+                worker.start();
+                workers.add(worker);
+            }
             for (Thread worker : workers) {
                 worker.join();
             }
