@@ -657,6 +657,13 @@ final class ChaosChecker {
         }
         long freed = released.relRes.time();
         long due = freed + params.handOffBoundMillis();
+        if (onLock.stream()
+                .anyMatch(w -> w != released
+                        && conflict(released, w)
+                        && w.inv.time() < freed
+                        && (w.res == null || w.res.time() > freed))) {
+            count("releases with waiters");
+        }
         List<Op> parked = new ArrayList<>();
         for (Op waiter : onLock) {
             if (waiter != released
@@ -836,6 +843,12 @@ final class ChaosChecker {
         }
         if (op.res == null) {
             return Long.MAX_VALUE;
+        }
+        if (op.inv.kind() == Kind.FAIR
+                && ChaosOperations.LINES.contains(op.inv.locks().get(0))) {
+            // A queue entry its owner failed to take back blocks the queue until the lines' client's
+            // fair-lock wait timeout passes.
+            slack += ChaosOperations.LINE_FAIR_WAIT_MILLIS;
         }
         if (op.res.phase() != Phase.OK) {
             return op.res.time() + slack;

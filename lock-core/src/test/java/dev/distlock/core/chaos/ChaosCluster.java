@@ -26,6 +26,7 @@ final class ChaosCluster extends ChaosTopology {
     private final List<RedisServer[]> shards = new ArrayList<>();
 
     private volatile RedisServer down;
+    private int failovers;
 
     ChaosCluster(RedisCluster cluster) {
         this.cluster = cluster;
@@ -107,8 +108,11 @@ final class ChaosCluster extends ChaosTopology {
      */
     @Override
     String failover(Random rnd) {
-        List<String> names = rnd.nextInt(4) > 0 ? ChaosOperations.LINES : ChaosOperations.allNames();
-        String name = names.get(rnd.nextInt(names.size()));
+        // Mostly the line locks' masters in turn, where callers of every client wait in line.
+        String name = rnd.nextInt(4) > 0
+                ? ChaosOperations.LINES.get(failovers++ % ChaosOperations.LINES.size())
+                : ChaosOperations.allNames()
+                        .get(rnd.nextInt(ChaosOperations.allNames().size()));
         int slot = SlotHash.getSlot(ChaosRun.KEY_PREFIX + name);
         RedisServer[] shard = shardOf(ownerOf(slot));
         RedisServer master = shard[0];

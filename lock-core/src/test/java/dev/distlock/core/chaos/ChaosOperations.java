@@ -51,6 +51,13 @@ final class ChaosOperations {
      */
     static final long LINE_LEASE_MILLIS = 15_000;
 
+    /**
+     * The fair-lock wait timeout of the waiter lines' client: a queued fair waiter that hears no
+     * release tries again only every third of it, and a queue entry whose owner went silent blocks
+     * the queue for up to all of it.
+     */
+    static final long LINE_FAIR_WAIT_MILLIS = 30_000;
+
     static final long PROBE_EVERY_MILLIS = 400;
 
     private static final TimeUnit MS = TimeUnit.MILLISECONDS;

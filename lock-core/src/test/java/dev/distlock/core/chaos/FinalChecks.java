@@ -90,7 +90,7 @@ final class FinalChecks {
     void probeLocks(List<Violation> violations) throws InterruptedException {
         long wait = Math.max(longestLease(), params.watchdogMillis())
                 + params.watchdogMillis()
-                + params.fairWaitMillis()
+                + Math.max(params.fairWaitMillis(), ChaosOperations.LINE_FAIR_WAIT_MILLIS)
                 + 2 * params.commandTimeoutMillis()
                 + 5000;
         LockClientOptions options = topology.connect(LockClientOptions.builder()
@@ -142,7 +142,7 @@ final class FinalChecks {
         // Longest of: explicit lease, watchdog lease, unlock latch (3 command timeouts), fair deadlines.
         long settle = Math.max(
                         Math.max(longestLease(), params.watchdogMillis()),
-                        Math.max(3 * params.commandTimeoutMillis(), params.fairWaitMillis()))
+                        Math.max(3 * params.commandTimeoutMillis(), ChaosOperations.LINE_FAIR_WAIT_MILLIS))
                 + 3000;
         Thread.sleep(settle);
         List<String> leftovers = new ArrayList<>();
