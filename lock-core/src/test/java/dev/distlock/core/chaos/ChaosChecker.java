@@ -86,10 +86,12 @@ import java.util.TreeMap;
  * of a conflicting owner was invoked before the release's answer, its wait reached past the bound,
  * and it was answered ({@code OK} or {@code FAIL}) only after the bound. It is a violation unless,
  * between the release's answer and the bound, another owner that excludes the waiter (or the
- * waiter's own owner) held or may have held the lock (an acquisition answered {@code OK} or
- * {@code FAIL} counts from two command timeouts before its answer, as no reply is awaited longer; one
+ * waiter's own owner) held or may have held the lock (an acquisition answered {@code OK} counts
+ * from a command timeout before its answer, as no reply is awaited longer, while {@code FAIL} was not
+ * granted at all: a fair waiter behind a stalled queue head times out on a free lock; one
  * that failed with an error or was never answered from its invocation; each until it may have
- * claimed the lock by the liveness rule), or a fault was in force or healed less than its grace
+ * claimed the lock by the liveness rule, but no longer than until the released hold was granted when
+ * the two exclude each other and it had let go or given up by then), or a fault was in force or healed less than its grace
  * period, at most {@link #HAND_OFF_GRACE_MILLIS}, before the release. Waiters of a multi lock, which
  * need every member free, are left to the liveness rule.
  */
@@ -636,19 +638,26 @@ final class ChaosChecker {
 
     private void checkHandOffs() {
         Map<String, List<Op>> byLock = new TreeMap<>();
+        Map<String, List<Op>> waitersByLock = new TreeMap<>();
         for (Op op : ops) {
-            op.inv.locks().forEach(lock -> byLock.computeIfAbsent(lock, k -> new ArrayList<>())
-                    .add(op));
+            for (String lock : op.inv.locks()) {
+                byLock.computeIfAbsent(lock, k -> new ArrayList<>()).add(op);
+                // Single tries (no wait) are never parked; multi-lock waiters need every member free.
+                if (op.inv.waitMillis() != 0 && op.inv.kind() != Kind.MULTI) {
+                    waitersByLock.computeIfAbsent(lock, k -> new ArrayList<>()).add(op);
+                }
+            }
         }
         byLock.forEach((lock, onLock) -> {
+            List<Op> waiters = waitersByLock.getOrDefault(lock, List.of());
             for (Op released : onLock) {
-                checkHandOff(lock, onLock, released);
+                checkHandOff(lock, onLock, waiters, released);
             }
         });
     }
 
     /** LATENCY: the release of {@code released} left waiters parked on the free lock past the bound. */
-    private void checkHandOff(String lock, List<Op> onLock, Op released) {
+    private void checkHandOff(String lock, List<Op> onLock, List<Op> waiters, Op released) {
         if (released.res == null
                 || released.res.phase() != Phase.OK
                 || released.relRes == null
@@ -657,20 +666,22 @@ final class ChaosChecker {
         }
         long freed = released.relRes.time();
         long due = freed + params.handOffBoundMillis();
-        if (onLock.stream()
-                .anyMatch(w -> w != released
-                        && conflict(released, w)
-                        && w.inv.time() < freed
-                        && (w.res == null || w.res.time() > freed))) {
-            count("releases with waiters");
-        }
-        List<Op> parked = new ArrayList<>();
-        for (Op waiter : onLock) {
+        List<Op> waiting = new ArrayList<>();
+        for (Op waiter : waiters) {
             if (waiter != released
-                    && waiter.inv.kind() != Kind.MULTI
                     && conflict(released, waiter)
                     && waiter.inv.time() < freed
-                    && (waiter.inv.waitMillis() < 0 || waiter.inv.time() + waiter.inv.waitMillis() > due)
+                    && (waiter.res == null || waiter.res.time() > freed)) {
+                waiting.add(waiter);
+            }
+        }
+        if (waiting.isEmpty()) {
+            return;
+        }
+        count("releases with waiters");
+        List<Op> parked = new ArrayList<>();
+        for (Op waiter : waiting) {
+            if ((waiter.inv.waitMillis() < 0 || waiter.inv.time() + waiter.inv.waitMillis() > due)
                     && waiter.res != null
                     && (waiter.res.phase() == Phase.OK || waiter.res.phase() == Phase.FAIL)
                     && waiter.res.time() > due + params.clockErrorMillis) {
@@ -693,6 +704,7 @@ final class ChaosChecker {
                 .anyMatch(other -> other != released
                         && other != waiter
                         && (conflict(other, waiter) || other.inv.owner().equals(waiter.inv.owner()))
+                        && !goneBefore(other, released)
                         && mayHold(other, freed, due)));
         if (parked.isEmpty()) {
             count("hand-offs made (the lock was held again within the bound)");
@@ -706,14 +718,33 @@ final class ChaosChecker {
                         + parked.stream().map(w -> "[" + w + "]").toList()));
     }
 
+    /**
+     * @return whether whatever {@code other} may have left on the lock (a hold whose release failed, a
+     *     grant whose reply was lost) was gone before {@code released} was granted: the two exclude
+     *     each other, and {@code other} had let go or given up before that grant was answered
+     */
+    private static boolean goneBefore(Op other, Op released) {
+        if (!conflict(other, released) || other.res == null) {
+            return false;
+        }
+        long letGo = other.res.phase() == Phase.OK
+                ? (other.relInv == null ? Long.MAX_VALUE : other.relInv.time())
+                : other.res.time();
+        return letGo <= released.res.time();
+    }
+
     /** @return whether {@code op} held, or may have held, its locks at some moment in {@code from..to} */
     private boolean mayHold(Op op, long from, long to) {
         if (op.res == null) {
             return op.inv.time() <= to;
         }
+        if (op.res.phase() == Phase.FAIL) {
+            // Not granted: a fair waiter behind a stalled queue head times out on a free lock.
+            return false;
+        }
         long start = op.res.phase() == Phase.ERR
                 ? op.inv.time()
-                : Math.max(op.inv.time(), op.res.time() - 2 * params.commandTimeoutMillis);
+                : Math.max(op.inv.time(), op.res.time() - params.commandTimeoutMillis - params.clockErrorMillis);
         return start <= to + params.clockErrorMillis && claimedUntil(op) >= from;
     }
 
@@ -844,13 +875,13 @@ final class ChaosChecker {
         if (op.res == null) {
             return Long.MAX_VALUE;
         }
-        if (op.inv.kind() == Kind.FAIR
-                && ChaosOperations.LINES.contains(op.inv.locks().get(0))) {
-            // A queue entry its owner failed to take back blocks the queue until the lines' client's
-            // fair-lock wait timeout passes.
-            slack += ChaosOperations.LINE_FAIR_WAIT_MILLIS;
-        }
         if (op.res.phase() != Phase.OK) {
+            if (op.inv.kind() == Kind.FAIR
+                    && ChaosOperations.LINES.contains(op.inv.locks().get(0))) {
+                // A queue entry its owner failed to take back blocks the queue until the lines' client's
+                // fair-lock wait timeout passes.
+                slack += ChaosOperations.LINE_FAIR_WAIT_MILLIS;
+            }
             return op.res.time() + slack;
         }
         if (op.relRes != null && op.relRes.phase() == Phase.OK) {

@@ -69,7 +69,7 @@ final class ChaosRun {
         }
     }
 
-    static final Params PARAMS = new Params(3000, 2000, 2000, 4000, 25, 6000);
+    static final Params PARAMS = new Params(3000, 2000, 2000, 4000, 25, 5000);
 
     private ChaosRun() {}
 
