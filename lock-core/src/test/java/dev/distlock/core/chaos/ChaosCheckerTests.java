@@ -274,6 +274,32 @@ class ChaosCheckerTests {
     }
 
     @Test
+    void whenAnEarlierHoldsReleaseFailedThenItExcusesNoLateHandOffAfterALaterGrant() {
+        long bound = ChaosRun.PARAMS.handOffBoundMillis();
+        // c's release failed, so its hold may have stayed for its lease; but a was granted after it.
+        hold("c", 1, "ln-0", Kind.REENTRANT, 15_000, -3000, -2000);
+        events.removeIf(e -> e.jvm().equals("c") && e.type() == Type.REL && e.phase() == Phase.OK);
+        events.add(new Event(
+                T - 1990,
+                "c",
+                1,
+                -1,
+                Type.REL,
+                Phase.ERR,
+                Kind.REENTRANT,
+                List.of("ln-0"),
+                "c:1",
+                0,
+                0,
+                0,
+                "LockException: Command timed out"));
+        hold("a", 1, "ln-0", Kind.REENTRANT, 15_000, 0, 1000);
+        events.add(event(200, "b", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        events.add(event(bound + 3000, "b", 1, -1, Type.ACQ, Phase.OK, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        assertThat(kinds(check())).containsExactly("LATENCY");
+    }
+
+    @Test
     void whenAFaultWasAroundTheReleaseThenTheLateHandOffIsExcusedButNotLongAfterItHealed() {
         long bound = ChaosRun.PARAMS.handOffBoundMillis();
         hold("a", 1, "ln-0", Kind.REENTRANT, 15_000, 0, 1000);
