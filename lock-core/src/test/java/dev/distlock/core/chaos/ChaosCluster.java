@@ -172,8 +172,8 @@ final class ChaosCluster extends ChaosTopology {
      * Moves the slot of a random lock, keys and all, to another master the way {@code redis-cli
      * --cluster reshard} does: IMPORTING/MIGRATING, a pause in which clients meet ASK and TRYAGAIN,
      * MIGRATE of the keys, then SETSLOT NODE on every master. Half the moves go in batches smaller
-     * than a lock has: the lock's own hash alone first, then the rest a key or two at a time, with
-     * pauses in which operations run against the split lock.
+     * than a lock has: the lock's own hash alone first, then a key or two at a time for three more
+     * batches, with pauses in which operations run against the split lock, then whatever is left.
      */
     @Override
     String migrateSlot(Random rnd) {
@@ -200,7 +200,9 @@ final class ChaosCluster extends ChaosTopology {
                 break;
             }
             List<String> batch = keys;
-            if (batched) {
+            // The first few batches small; then the rest at once, however many keys the slot holds.
+            boolean small = batched && round < 4;
+            if (small) {
                 batch = round == 0 && keys.contains(hash)
                         ? List.of(hash)
                         : keys.subList(0, Math.min(keys.size(), 1 + rnd.nextInt(2)));
@@ -211,7 +213,7 @@ final class ChaosCluster extends ChaosTopology {
             source.command(migrate.toArray(String[]::new));
             moved += batch.size();
             batches.add(batch.size());
-            if (batched) {
+            if (small) {
                 // Operations run against the split lock: some of its keys here, some there.
                 sleep(300 + rnd.nextInt(1200));
             }
