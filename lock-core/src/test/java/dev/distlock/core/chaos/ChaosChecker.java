@@ -78,6 +78,22 @@ import java.util.TreeMap;
  * still did not get it in that time: a violation. The bound is the longest lease or watchdog timeout
  * (a waiter that missed its wake-up sleeps at most the lease it last saw), plus the fair-lock wait
  * timeout (purging a dead queue head), two command timeouts and 3 s for scheduling on a loaded machine.
+ *
+ * <p><b>Wake-up latency (LATENCY).</b> When a hold is released (its {@code REL OK}) while other
+ * owners wait for the lock, one of them must hold it within {@code handOffBoundMillis}: a release
+ * wakes the waiters, and nothing but a fault excuses a waiter parked on a free lock until its park,
+ * bounded by the lease it last saw, or its wait runs out. A release is checked when an acquisition
+ * of a conflicting owner was invoked before the release's answer, its wait reached past the bound,
+ * and it was answered ({@code OK} or {@code FAIL}) only after the bound. It is a violation unless,
+ * between the release's answer and the bound, another owner that excludes the waiter (or the
+ * waiter's own owner) held or may have held the lock (an acquisition answered {@code OK} counts
+ * from a command timeout before its answer, as no reply is awaited longer, while {@code FAIL} was not
+ * granted at all: a fair waiter behind a stalled queue head times out on a free lock; one
+ * that failed with an error or was never answered from its invocation; each until it may have
+ * claimed the lock by the liveness rule, but no longer than until the released hold was granted when
+ * the two exclude each other and it had let go or given up by then), or a fault was in force or healed less than its grace
+ * period, at most {@link #HAND_OFF_GRACE_MILLIS}, before the release. Waiters of a multi lock, which
+ * need every member free, are left to the liveness rule.
  */
 final class ChaosChecker {
 
@@ -88,13 +104,15 @@ final class ChaosChecker {
      * @param fairWaitMillis fair-lock wait timeout of the clients
      * @param maxLeaseMillis longest explicit lease an operation may ask for
      * @param clockErrorMillis allowance for clock readings
+     * @param handOffBoundMillis how soon after a release one of the lock's waiters must hold it
      */
     record Params(
             long watchdogMillis,
             long commandTimeoutMillis,
             long fairWaitMillis,
             long maxLeaseMillis,
-            long clockErrorMillis) {
+            long clockErrorMillis,
+            long handOffBoundMillis) {
 
         long livenessBoundMillis() {
             return Math.max(maxLeaseMillis, watchdogMillis) + fairWaitMillis + 2 * commandTimeoutMillis + 3000;
@@ -143,6 +161,12 @@ final class ChaosChecker {
     /** @param cut what ended the interval */
     private record Interval(Op op, long start, long end, String cut) {}
 
+    /**
+     * How long after a fault healed a release must wake its waiters again: a reconnect (at most 1 s
+     * apart), a topology refresh and a re-subscription, with room for a loaded machine.
+     */
+    static final long HAND_OFF_GRACE_MILLIS = 8000;
+
     /** How long after a fault healed a client must be connected again: longest reconnect delay plus slack. */
     static final long RECONNECT_MILLIS = 3000;
 
@@ -177,6 +201,7 @@ final class ChaosChecker {
         checker.checkRegister(register);
         checker.checkLedger(ledger);
         checker.checkLiveness();
+        checker.checkHandOffs();
         checker.checkAvailability(events);
         checker.checkReconnects(events);
         checker.checkCancels();
@@ -609,6 +634,120 @@ final class ChaosChecker {
         }
     }
 
+    // ---- wake-up latency --------------------------------------------------------------------
+
+    private void checkHandOffs() {
+        Map<String, List<Op>> byLock = new TreeMap<>();
+        Map<String, List<Op>> waitersByLock = new TreeMap<>();
+        for (Op op : ops) {
+            for (String lock : op.inv.locks()) {
+                byLock.computeIfAbsent(lock, k -> new ArrayList<>()).add(op);
+                // Single tries (no wait) are never parked; multi-lock waiters need every member free.
+                if (op.inv.waitMillis() != 0 && op.inv.kind() != Kind.MULTI) {
+                    waitersByLock.computeIfAbsent(lock, k -> new ArrayList<>()).add(op);
+                }
+            }
+        }
+        byLock.forEach((lock, onLock) -> {
+            List<Op> waiters = waitersByLock.getOrDefault(lock, List.of());
+            for (Op released : onLock) {
+                checkHandOff(lock, onLock, waiters, released);
+            }
+        });
+    }
+
+    /** LATENCY: the release of {@code released} left waiters parked on the free lock past the bound. */
+    private void checkHandOff(String lock, List<Op> onLock, List<Op> waiters, Op released) {
+        if (released.res == null
+                || released.res.phase() != Phase.OK
+                || released.relRes == null
+                || released.relRes.phase() != Phase.OK) {
+            return;
+        }
+        long freed = released.relRes.time();
+        long due = freed + params.handOffBoundMillis();
+        List<Op> waiting = new ArrayList<>();
+        for (Op waiter : waiters) {
+            if (waiter != released
+                    && conflict(released, waiter)
+                    && waiter.inv.time() < freed
+                    && (waiter.res == null || waiter.res.time() > freed)) {
+                waiting.add(waiter);
+            }
+        }
+        if (waiting.isEmpty()) {
+            return;
+        }
+        count("releases with waiters");
+        List<Op> parked = new ArrayList<>();
+        for (Op waiter : waiting) {
+            if ((waiter.inv.waitMillis() < 0 || waiter.inv.time() + waiter.inv.waitMillis() > due)
+                    && waiter.res != null
+                    && (waiter.res.phase() == Phase.OK || waiter.res.phase() == Phase.FAIL)
+                    && waiter.res.time() > due + params.clockErrorMillis) {
+                parked.add(waiter);
+            }
+        }
+        if (parked.isEmpty()) {
+            return;
+        }
+        count("releases with parked waiters checked for a hand-off");
+        long from = released.relInv.time();
+        boolean faulty = faults.stream()
+                .anyMatch(f -> f.start() - params.clockErrorMillis <= due
+                        && f.end() + Math.min(f.graceMillis(), HAND_OFF_GRACE_MILLIS) >= from);
+        if (faulty) {
+            count("hand-offs excused by a fault");
+            return;
+        }
+        parked.removeIf(waiter -> onLock.stream()
+                .anyMatch(other -> other != released
+                        && other != waiter
+                        && (conflict(other, waiter) || other.inv.owner().equals(waiter.inv.owner()))
+                        && !goneBefore(other, released)
+                        && mayHold(other, freed, due)));
+        if (parked.isEmpty()) {
+            count("hand-offs made (the lock was held again within the bound)");
+            return;
+        }
+        violations.add(new Violation(
+                "LATENCY",
+                "lock '" + lock + "' released by [" + released + "] stayed free for "
+                        + params.handOffBoundMillis() + " ms with no fault around while " + parked.size()
+                        + " waiter(s) stayed parked: "
+                        + parked.stream().map(w -> "[" + w + "]").toList()));
+    }
+
+    /**
+     * @return whether whatever {@code other} may have left on the lock (a hold whose release failed, a
+     *     grant whose reply was lost) was gone before {@code released} was granted: the two exclude
+     *     each other, and {@code other} had let go or given up before that grant was answered
+     */
+    private static boolean goneBefore(Op other, Op released) {
+        if (!conflict(other, released) || other.res == null) {
+            return false;
+        }
+        long letGo = other.res.phase() == Phase.OK
+                ? (other.relInv == null ? Long.MAX_VALUE : other.relInv.time())
+                : other.res.time();
+        return letGo <= released.res.time();
+    }
+
+    /** @return whether {@code op} held, or may have held, its locks at some moment in {@code from..to} */
+    private boolean mayHold(Op op, long from, long to) {
+        if (op.res == null) {
+            return op.inv.time() <= to;
+        }
+        if (op.res.phase() == Phase.FAIL) {
+            // Not granted: a fair waiter behind a stalled queue head times out on a free lock.
+            return false;
+        }
+        long start = op.res.phase() == Phase.ERR
+                ? op.inv.time()
+                : Math.max(op.inv.time(), op.res.time() - params.commandTimeoutMillis - params.clockErrorMillis);
+        return start <= to + params.clockErrorMillis && claimedUntil(op) >= from;
+    }
+
     /**
      * UNAVAILABLE: a call failed with an error although no fault was in force or settling from its
      * invocation to its answer. Timeouts are left out (a loaded machine may be slow without a fault),
@@ -737,6 +876,12 @@ final class ChaosChecker {
             return Long.MAX_VALUE;
         }
         if (op.res.phase() != Phase.OK) {
+            if (op.inv.kind() == Kind.FAIR
+                    && ChaosOperations.LINES.contains(op.inv.locks().get(0))) {
+                // A queue entry its owner failed to take back blocks the queue until the lines' client's
+                // fair-lock wait timeout passes.
+                slack += ChaosOperations.LINE_FAIR_WAIT_MILLIS;
+            }
             return op.res.time() + slack;
         }
         if (op.relRes != null && op.relRes.phase() == Phase.OK) {

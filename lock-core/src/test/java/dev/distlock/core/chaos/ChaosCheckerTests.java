@@ -202,7 +202,7 @@ class ChaosCheckerTests {
         hold("a", 1, "fa-0", Kind.FAIR, -1, 0, 1000);
         events.add(event(500, "b", 1, -1, Type.ACQ, Phase.INV, Kind.FAIR, "fa-0", bound + 5000, -1, 0));
         events.add(event(bound + 5500, "b", 1, -1, Type.ACQ, Phase.FAIL, Kind.FAIR, "fa-0", bound + 5000, -1, 0));
-        assertThat(kinds(check())).containsExactly("STRANDED");
+        assertThat(kinds(check())).containsExactly("STRANDED", "LATENCY");
         faults.add(new Fault("JVM_PAUSE", "b", T + 3000, T + 4000, false, 3000));
         assertThat(check().violations()).isEmpty();
     }
@@ -213,10 +213,106 @@ class ChaosCheckerTests {
         hold("a", 1, "rw-0", Kind.WRITE, -1, 0, 1000);
         events.add(event(500, "b", 1, -1, Type.ACQ, Phase.INV, Kind.READ, "rw-0", -1, -1, 0));
         events.add(event(bound + 1500, "b", 1, -1, Type.ACQ, Phase.OK, Kind.READ, "rw-0", -1, -1, 0));
-        assertThat(kinds(check())).containsExactly("STRANDED");
+        assertThat(kinds(check())).containsExactly("STRANDED", "LATENCY");
         events.removeIf(e -> e.jvm().equals("b") && e.phase() == Phase.OK);
         events.add(event(bound + 500, "b", 1, -1, Type.ACQ, Phase.OK, Kind.READ, "rw-0", -1, -1, 0));
+        assertThat(kinds(check()))
+                .as("within the liveness bound, but far past the hand-off bound")
+                .containsExactly("LATENCY");
+    }
+
+    @Test
+    void whenWaitersStayParkedLongAfterAReleaseThenLatencyIsReported() {
+        // The Cluster failover finding: the release was published where no waiter listened, and the
+        // waiters got the lock only when their parks, bounded by the lease they saw, ran out.
+        long bound = ChaosRun.PARAMS.handOffBoundMillis();
+        hold("a", 1, "ln-0", Kind.REENTRANT, 15_000, 0, 1000);
+        events.add(event(200, "b", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        events.add(event(bound + 3000, "b", 1, -1, Type.ACQ, Phase.OK, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        events.add(event(bound + 3200, "b", 1, -1, Type.REL, Phase.INV, Kind.REENTRANT, "ln-0", 0, 0, 0));
+        events.add(event(bound + 3205, "b", 1, -1, Type.REL, Phase.OK, Kind.REENTRANT, "ln-0", 0, 0, 0));
+        assertThat(bound + 3000).isLessThan(ChaosRun.PARAMS.livenessBoundMillis());
+        assertThat(kinds(check())).containsExactly("LATENCY");
+    }
+
+    @Test
+    void whenAFairWaiterIsServedOnlyAtItsLastAttemptThenLatencyIsReported() {
+        hold("a", 1, "lf-0", Kind.FAIR, 15_000, 0, 1000);
+        events.add(event(300, "b", 1, -1, Type.ACQ, Phase.INV, Kind.FAIR, "lf-0", 9000, 15_000, 0));
+        events.add(event(9350, "b", 1, -1, Type.ACQ, Phase.FAIL, Kind.FAIR, "lf-0", 9000, 15_000, 0));
+        assertThat(kinds(check())).containsExactly("LATENCY");
+    }
+
+    @Test
+    void whenTheReleaseIsHandedOnWithinTheBoundThenNothingIsReported() {
+        hold("a", 1, "ln-0", Kind.REENTRANT, 15_000, 0, 1000);
+        // c was waiting too and got the lock 300 ms after the release; b waits for c's release.
+        hold("c", 1, "ln-0", Kind.REENTRANT, 15_000, 1300, 5000);
+        events.add(event(100, "b", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        events.add(event(5400, "b", 1, -1, Type.ACQ, Phase.OK, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
         assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenTheWaiterIsServedAtOnceOrGaveUpBeforeTheBoundThenNothingIsReported() {
+        hold("a", 1, "ln-0", Kind.REENTRANT, 15_000, 0, 1000);
+        events.add(event(100, "b", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        events.add(event(1200, "b", 1, -1, Type.ACQ, Phase.OK, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        events.add(event(100, "c", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "ln-0", 2000, 15_000, 0));
+        events.add(event(2100, "c", 1, -1, Type.ACQ, Phase.FAIL, Kind.REENTRANT, "ln-0", 2000, 15_000, 0));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenAnotherReaderStillHoldsThenTheWriterIsNotParkedOnAFreeLock() {
+        long bound = ChaosRun.PARAMS.handOffBoundMillis();
+        hold("a", 1, "rw-0", Kind.READ, 4000, 0, 1000);
+        hold("c", 1, "rw-0", Kind.READ, 15_000, 200, bound + 2000);
+        events.add(event(500, "b", 1, -1, Type.ACQ, Phase.INV, Kind.WRITE, "rw-0", 30_000, 4000, 0));
+        events.add(event(bound + 2500, "b", 1, -1, Type.ACQ, Phase.OK, Kind.WRITE, "rw-0", 30_000, 4000, 0));
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
+    void whenAnEarlierHoldsReleaseFailedThenItExcusesNoLateHandOffAfterALaterGrant() {
+        long bound = ChaosRun.PARAMS.handOffBoundMillis();
+        // c's release failed, so its hold may have stayed for its lease; but a was granted after it.
+        hold("c", 1, "ln-0", Kind.REENTRANT, 15_000, -3000, -2000);
+        events.removeIf(e -> e.jvm().equals("c") && e.type() == Type.REL && e.phase() == Phase.OK);
+        events.add(new Event(
+                T - 1990,
+                "c",
+                1,
+                -1,
+                Type.REL,
+                Phase.ERR,
+                Kind.REENTRANT,
+                List.of("ln-0"),
+                "c:1",
+                0,
+                0,
+                0,
+                "LockException: Command timed out"));
+        hold("a", 1, "ln-0", Kind.REENTRANT, 15_000, 0, 1000);
+        events.add(event(200, "b", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        events.add(event(bound + 3000, "b", 1, -1, Type.ACQ, Phase.OK, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        assertThat(kinds(check())).containsExactly("LATENCY");
+    }
+
+    @Test
+    void whenAFaultWasAroundTheReleaseThenTheLateHandOffIsExcusedButNotLongAfterItHealed() {
+        long bound = ChaosRun.PARAMS.handOffBoundMillis();
+        hold("a", 1, "ln-0", Kind.REENTRANT, 15_000, 0, 1000);
+        events.add(event(200, "b", 1, -1, Type.ACQ, Phase.INV, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        events.add(event(bound + 3000, "b", 1, -1, Type.ACQ, Phase.OK, Kind.REENTRANT, "ln-0", 30_000, 15_000, 0));
+        faults.add(new Fault("FAILOVER", "master", T + 500, T + 900, true, 15_000));
+        assertThat(check().violations())
+                .as("released while the replica was promoted")
+                .isEmpty();
+        faults.set(0, new Fault("FAILOVER", "master", T - 20_000, T - 9000, true, 15_000));
+        assertThat(kinds(check()))
+                .as("released 9 s after the promotion: the subscriptions must have followed the slot by then")
+                .containsExactly("LATENCY");
     }
 
     @Test

@@ -40,6 +40,23 @@ final class ChaosOperations {
     static final List<String> FENCED = List.of("fe-0", "fe-1");
     static final List<String> FAIR = List.of("fa-0", "fa-1");
     static final List<String> READ_WRITE = List.of("rw-0", "rw-1");
+    /** Locks that callers wait for in line: a reentrant lock and a fair lock, held briefly, waited for long. */
+    static final List<String> LINES = List.of("ln-0", "lf-0");
+    /** Locks with keys besides their hash (fencing counter, fair queue, read hold timeouts). */
+    static final List<String> WITH_COMPANIONS = List.of("fe-0", "fe-1", "fa-0", "fa-1", "rw-0", "rw-1", "lf-0");
+
+    /**
+     * The explicit lease of a waiter-line hold: far longer than the hold, so that a waiter that
+     * misses the release's wake-up parks for most of it (its park is bounded by the lease it saw).
+     */
+    static final long LINE_LEASE_MILLIS = 15_000;
+
+    /**
+     * The fair-lock wait timeout of the waiter lines' client: a queued fair waiter that hears no
+     * release tries again only every third of it, and a queue entry whose owner went silent blocks
+     * the queue for up to all of it.
+     */
+    static final long LINE_FAIR_WAIT_MILLIS = 30_000;
 
     static final long PROBE_EVERY_MILLIS = 400;
 
@@ -73,7 +90,7 @@ final class ChaosOperations {
     }
 
     static List<String> allNames() {
-        return Stream.of(REENTRANT, FENCED, FAIR, READ_WRITE)
+        return Stream.of(REENTRANT, FENCED, FAIR, READ_WRITE, LINES)
                 .flatMap(List::stream)
                 .toList();
     }
@@ -147,6 +164,43 @@ final class ChaosOperations {
             try {
                 quickRetry(rnd);
                 Thread.sleep(2 + rnd.nextInt(10));
+            } catch (InterruptedException ex) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * A caller in a waiter line: waits 5-30 s for {@link #LINES} lock (reentrant or fair), holds it
+     * 0.2-1.5 s with a {@link #LINE_LEASE_MILLIS} lease and releases it. With several such callers
+     * per client JVM, every client has callers waiting in line on each lock (and in the fair queue)
+     * nearly all the time, so a failover, a migration or a lost subscription meets them waiting, and
+     * each release must hand the lock on promptly (the checker's LATENCY rule).
+     */
+    void runLine(long seed, long deadline) {
+        Random rnd = new Random(seed);
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                boolean fair = rnd.nextBoolean();
+                String name = LINES.get(fair ? 1 : 0);
+                RedisLock lock = fair ? client.getFairLock(name) : client.getLock(name);
+                Kind kind = fair ? Kind.FAIR : Kind.REENTRANT;
+                long wait = 5000 + rnd.nextInt(25_000);
+                Section held = acquire(-1, kind, List.of(name), lock, wait, LINE_LEASE_MILLIS, null, retries(rnd));
+                if (held != null) {
+                    try {
+                        enter(held);
+                        long end = System.currentTimeMillis() + 200 + rnd.nextInt(1300);
+                        while (System.currentTimeMillis() < end) {
+                            probe(held);
+                            Thread.sleep(Math.max(1, Math.min(PROBE_EVERY_MILLIS, end - System.currentTimeMillis())));
+                        }
+                    } finally {
+                        exit(held);
+                        release(held.op(), kind, List.of(name), lock, null);
+                    }
+                }
+                Thread.sleep(rnd.nextInt(200));
             } catch (InterruptedException ex) {
                 return;
             }

@@ -69,7 +69,7 @@ final class ChaosRun {
         }
     }
 
-    static final Params PARAMS = new Params(3000, 2000, 2000, 4000, 25);
+    static final Params PARAMS = new Params(3000, 2000, 2000, 4000, 25, 5000);
 
     private ChaosRun() {}
 
@@ -163,6 +163,8 @@ final class ChaosRun {
         p.setProperty("threads", Integer.toString(settings.threads()));
         // Hot callers per client JVM (-Dchaos.hotThreads, default 2): the dense traffic of quick retries.
         p.setProperty("hotThreads", System.getProperty("chaos.hotThreads", "2"));
+        // Callers in waiter lines per client JVM (-Dchaos.lineThreads, default 3): long waits on few locks.
+        p.setProperty("lineThreads", System.getProperty("chaos.lineThreads", "3"));
         p.setProperty("broken", Boolean.toString(settings.broken() && first));
         p.setProperty("watchdogMillis", Long.toString(PARAMS.watchdogMillis()));
         p.setProperty("commandTimeoutMillis", Long.toString(PARAMS.commandTimeoutMillis()));

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * against each topology in turn, or only {@code -Dchaos.topology=...}. {@code -Dchaos.seed=N}
  * repeats a run's choices (operations, faults and their timing; thread scheduling stays free),
  * {@code -Dchaos.faults=KILL_STORM,...} narrows the faults, {@code -Dchaos.jvms=N} and
- * {@code -Dchaos.threads=N} set the client JVMs and their operation threads.
+ * {@code -Dchaos.threads=N} set the client JVMs and their operation threads, {@code -Dchaos.hotThreads=N}
+ * and {@code -Dchaos.lineThreads=N} their hot callers and waiter-line callers.
  * Each run writes {@code target/chaos/<topology>-<seed>-<time>/report.txt} and its histories.
  */
 @Tag("chaos")

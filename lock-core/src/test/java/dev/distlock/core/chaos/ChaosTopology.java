@@ -7,13 +7,9 @@ import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +24,7 @@ abstract class ChaosTopology implements AutoCloseable {
         return switch (name) {
             case "standalone" -> new Standalone(RedisServers.start());
             case "sentinel" -> new Sentinel(RedisSentinelGroup.start());
-            case "cluster" -> new Cluster(RedisCluster.start(3));
+            case "cluster" -> new ChaosCluster(RedisCluster.start(3, 1));
             default ->
                 throw new IllegalArgumentException(
                         "'chaos.topology' must be standalone, sentinel or cluster, was " + name);
@@ -42,8 +38,13 @@ abstract class ChaosTopology implements AutoCloseable {
 
     abstract LockClientOptions.Builder connect(LockClientOptions.Builder builder);
 
-    /** @return the servers that hold lock data (every master and replica) */
+    /** @return the servers that serve lock data (every master; on Sentinel the replica too) */
     abstract List<RedisServer> dataNodes();
+
+    /** @return every Redis server of the deployment, to resume and heal whatever role it has now */
+    List<RedisServer> allNodes() {
+        return dataNodes();
+    }
 
     abstract List<FaultType> faults();
 
@@ -59,9 +60,62 @@ abstract class ChaosTopology implements AutoCloseable {
     /** Waits until the deployment serves again after the faults. */
     abstract void awaitHealthy();
 
-    /** @return a description of the failover, after it completed */
-    String failover() {
+    /**
+     * Fails the master over to its replica and returns once the replica serves. A master that was
+     * killed for it stays down ({@link #downNode()}) until {@link #rejoin()}, so that clients work
+     * on the promoted replica for a while with the old master gone, as after a real crash.
+     * @param rnd the nemesis's random
+     * @return a description of the failover, after it completed
+     */
+    String failover(Random rnd) {
         throw new UnsupportedOperationException(name() + " has no failover");
+    }
+
+    /** @return the old master a failover killed and that has not rejoined yet, or null */
+    RedisServer downNode() {
+        return null;
+    }
+
+    /**
+     * Starts the old master a failover killed again; it rejoins as a replica of the promoted one.
+     * @return a description, after it replicates again
+     */
+    String rejoin() {
+        throw new IllegalStateException("no node is down");
+    }
+
+    /**
+     * Stops a node at once, as a crash would: no wait for its replicas to catch up (which Redis 7
+     * does on SIGTERM), so writes it acknowledged but had not replicated are lost.
+     */
+    static void kill(RedisServer node) {
+        try {
+            if (RedisServers.majorVersion() >= 7) {
+                node.command("SHUTDOWN", "NOSAVE", "NOW");
+            } else {
+                node.command("SHUTDOWN", "NOSAVE");
+            }
+        } catch (RuntimeException connectionClosed) {
+            // the reply to SHUTDOWN is the connection closing
+        }
+        node.stop();
+    }
+
+    static void awaitTrue(Duration timeout, String what, java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                // a node is still starting or electing
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out after " + timeout + " waiting for " + what);
+            }
+            sleep(100);
+        }
     }
 
     /** @return a description of the migration, after it completed */
@@ -142,6 +196,7 @@ abstract class ChaosTopology implements AutoCloseable {
     static final class Sentinel extends ChaosTopology {
 
         private final RedisSentinelGroup group;
+        private volatile RedisServer down;
 
         Sentinel(RedisSentinelGroup group) {
             this.group = group;
@@ -213,6 +268,10 @@ abstract class ChaosTopology implements AutoCloseable {
 
         @Override
         void awaitHealthy() {
+            if (down != null) {
+                rejoin();
+                return;
+            }
             dataNodes().forEach(RedisServer::start);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (System.nanoTime() < deadline) {
@@ -239,9 +298,24 @@ abstract class ChaosTopology implements AutoCloseable {
             throw new IllegalStateException("Sentinel group did not settle within 60 s");
         }
 
+        /**
+         * Half the time {@code SENTINEL FAILOVER} (a graceful switch), half the time a crash of the
+         * master: the sentinels notice it down after 1 s and promote the replica, and the old master
+         * stays down until {@link #rejoin()}.
+         */
         @Override
-        String failover() {
+        String failover(Random rnd) {
             int before = masterPort();
+            if (rnd.nextBoolean()) {
+                RedisServer master = nodeOn(before);
+                kill(master);
+                down = master;
+                awaitTrue(Duration.ofSeconds(30), "the sentinels to promote the replica", () -> {
+                    int now = masterPort();
+                    return now != before && nodeOn(now).command("ROLE").startsWith("master");
+                });
+                return "master " + before + " killed, sentinels promoted " + masterPort();
+            }
             String sentinel = group.sentinelUris()[0];
             RedisClient client = RedisClient.create(RedisURI.create(sentinel));
             try (StatefulRedisSentinelConnection<String, String> connection = client.connectSentinel()) {
@@ -254,134 +328,34 @@ abstract class ChaosTopology implements AutoCloseable {
                 sleep(100);
             }
             awaitHealthy();
-            return before + "->" + masterPort();
+            return "SENTINEL FAILOVER " + before + "->" + masterPort();
+        }
+
+        @Override
+        RedisServer downNode() {
+            return down;
+        }
+
+        @Override
+        String rejoin() {
+            RedisServer node = down;
+            node.start();
+            restarted(node);
+            down = null;
+            awaitHealthy();
+            return node + " started again as a replica of " + masterPort();
+        }
+
+        private RedisServer nodeOn(int port) {
+            return dataNodes().stream()
+                    .filter(n -> n.port() == port)
+                    .findFirst()
+                    .orElseThrow();
         }
 
         @Override
         public void close() {
             group.close();
-        }
-    }
-
-    static final class Cluster extends ChaosTopology {
-
-        private final RedisCluster cluster;
-        private final Map<RedisServer, String> ids = new HashMap<>();
-
-        Cluster(RedisCluster cluster) {
-            this.cluster = cluster;
-            cluster.masters().forEach(node -> ids.put(node, node.command("CLUSTER", "MYID")));
-        }
-
-        @Override
-        String name() {
-            return "cluster";
-        }
-
-        @Override
-        void describe(Properties properties) {
-            properties.setProperty("topology", "cluster");
-            properties.setProperty("uris", String.join(",", cluster.uris()));
-        }
-
-        @Override
-        LockClientOptions.Builder connect(LockClientOptions.Builder builder) {
-            return builder.cluster(cluster.uris());
-        }
-
-        @Override
-        List<RedisServer> dataNodes() {
-            return cluster.masters();
-        }
-
-        @Override
-        List<FaultType> faults() {
-            return List.of(
-                    FaultType.REDIS_PAUSE,
-                    FaultType.JVM_PAUSE,
-                    FaultType.KILL_COMMAND,
-                    FaultType.KILL_STORM,
-                    FaultType.KILL_PUBSUB,
-                    FaultType.CLIENT_PAUSE,
-                    FaultType.ACL_SCRIPTS,
-                    FaultType.ACL_CHANNELS,
-                    FaultType.SLOT_MIGRATION);
-        }
-
-        @Override
-        void awaitHealthy() {
-            cluster.awaitHealthy(Duration.ofSeconds(60));
-        }
-
-        /**
-         * Moves the slot of a random lock, keys and all, to another master the way {@code redis-cli
-         * --cluster reshard} does: IMPORTING/MIGRATING, a pause in which clients meet ASK and
-         * TRYAGAIN, MIGRATE of every key, then SETSLOT NODE on every master.
-         */
-        @Override
-        String migrateSlot(Random rnd) {
-            List<String> names = ChaosOperations.allNames();
-            String name = names.get(rnd.nextInt(names.size()));
-            int slot = SlotHash.getSlot(ChaosRun.KEY_PREFIX + name);
-            RedisServer source = ownerOf(slot);
-            List<RedisServer> others = new ArrayList<>(cluster.masters());
-            others.remove(source);
-            RedisServer target = others.get(rnd.nextInt(others.size()));
-            String value = Integer.toString(slot);
-            target.command("CLUSTER", "SETSLOT", value, "IMPORTING", ids.get(source));
-            source.command("CLUSTER", "SETSLOT", value, "MIGRATING", ids.get(target));
-            sleep(200 + rnd.nextInt(1300));
-            int moved = 0;
-            for (int round = 0; round < 50; round++) {
-                String reply = source.command("CLUSTER", "GETKEYSINSLOT", value, "100");
-                List<String> keys = reply.isBlank() ? List.of() : List.of(reply.split("\n"));
-                if (keys.isEmpty()) {
-                    break;
-                }
-                List<String> migrate = new ArrayList<>(
-                        List.of("MIGRATE", target.host(), Integer.toString(target.port()), "", "0", "5000", "KEYS"));
-                migrate.addAll(keys);
-                source.command(migrate.toArray(String[]::new));
-                moved += keys.size();
-            }
-            // The importing node first: it bumps its epoch and becomes the owner everyone else follows.
-            target.command("CLUSTER", "SETSLOT", value, "NODE", ids.get(target));
-            source.command("CLUSTER", "SETSLOT", value, "NODE", ids.get(target));
-            for (RedisServer node : others) {
-                if (node != target) {
-                    node.command("CLUSTER", "SETSLOT", value, "NODE", ids.get(target));
-                }
-            }
-            return "slot " + slot + " of '" + name + "' " + source.port() + "->" + target.port() + " with " + moved
-                    + " keys";
-        }
-
-        private RedisServer ownerOf(int slot) {
-            String reply = cluster.masters().get(0).command("CLUSTER", "NODES");
-            for (String line : reply.split("\n")) {
-                String[] fields = line.trim().split(" ");
-                for (int i = 8; i < fields.length; i++) {
-                    if (fields[i].startsWith("[")) {
-                        continue;
-                    }
-                    String[] range = fields[i].split("-");
-                    int first = Integer.parseInt(range[0]);
-                    int last = range.length > 1 ? Integer.parseInt(range[1]) : first;
-                    if (first <= slot && slot <= last) {
-                        return ids.entrySet().stream()
-                                .filter(e -> e.getValue().equals(fields[0]))
-                                .findFirst()
-                                .orElseThrow()
-                                .getKey();
-                    }
-                }
-            }
-            throw new IllegalStateException("no owner for slot " + slot);
-        }
-
-        @Override
-        public void close() {
-            cluster.close();
         }
     }
 }

@@ -46,15 +46,19 @@ public final class ChaosWorkerMain {
         stdin.start();
         try (HistoryWriter history = new HistoryWriter(dir.resolve("history-" + jvm + ".log"), jvm);
                 LeaseProbe probe = new LeaseProbe(p);
-                LockClient client = LockClient.create(options(p, history))) {
-            ChaosOperations operations = new ChaosOperations(
-                    client,
-                    history,
-                    new FencedLedger(dir),
-                    new ExclusionRegister(dir),
-                    probe,
-                    Boolean.parseBoolean(p.getProperty("broken", "false")));
+                LockClient client =
+                        LockClient.create(options(p, history, Long.parseLong(p.getProperty("fairWaitMillis"))));
+                // The waiter lines' own client: a fair-lock wait timeout as long as a user's, so that a
+                // fair waiter that hears no release waits a third of it (10 s) before it tries again.
+                LockClient linesClient =
+                        LockClient.create(options(p, history, ChaosOperations.LINE_FAIR_WAIT_MILLIS))) {
+            FencedLedger ledger = new FencedLedger(dir);
+            ExclusionRegister register = new ExclusionRegister(dir);
+            boolean broken = Boolean.parseBoolean(p.getProperty("broken", "false"));
+            ChaosOperations operations = new ChaosOperations(client, history, ledger, register, probe, broken);
+            ChaosOperations lineOperations = new ChaosOperations(linesClient, history, ledger, register, probe, broken);
             operations.warmUp();
+            lineOperations.warmUp();
             List<String> baseline = ThreadCensus.names();
             say("READY");
             expect(commands, "GO");
@@ -76,6 +80,13 @@ public final class ChaosWorkerMain {
                 worker.start();
                 workers.add(worker);
             }
+            int lines = Integer.parseInt(p.getProperty("lineThreads", "0"));
+            for (int t = 0; t < lines; t++) {
+                long threadSeed = seed * 1_000_003L + jvm.hashCode() * 31L + 2000 + t;
+                Thread worker = new Thread(() -> lineOperations.runLine(threadSeed, deadline), "chaos-line-" + t);
+                worker.start();
+                workers.add(worker);
+            }
             for (Thread worker : workers) {
                 worker.join();
             }
@@ -88,11 +99,11 @@ public final class ChaosWorkerMain {
         System.exit(0);
     }
 
-    private static LockClientOptions options(Properties p, HistoryWriter history) {
+    private static LockClientOptions options(Properties p, HistoryWriter history, long fairWaitMillis) {
         LockClientOptions.Builder builder = LockClientOptions.builder()
                 .watchdogTimeout(Duration.ofMillis(Long.parseLong(p.getProperty("watchdogMillis"))))
                 .commandTimeout(Duration.ofMillis(Long.parseLong(p.getProperty("commandTimeoutMillis"))))
-                .fairLockWaitTimeout(Duration.ofMillis(Long.parseLong(p.getProperty("fairWaitMillis"))))
+                .fairLockWaitTimeout(Duration.ofMillis(fairWaitMillis))
                 .keyPrefix(ChaosRun.KEY_PREFIX)
                 .clientName(ChaosRun.CLIENT_NAME_PREFIX + p.getProperty("jvm"))
                 .listener(new LockListener() {

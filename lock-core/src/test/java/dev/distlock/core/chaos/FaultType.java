@@ -28,8 +28,15 @@ enum FaultType {
      * data is lost): calls made meanwhile wait for the reconnect within their deadline.
      */
     OUTAGE(10_000),
-    /** {@code SENTINEL FAILOVER}. */
+    /**
+     * Sentinel: {@code SENTINEL FAILOVER}, or a crash of the master that the sentinels answer by
+     * promoting the replica. Cluster: a crash of the master serving a lock's slot (mostly one that
+     * callers wait in line for), its replica promoted by the cluster or by {@code CLUSTER FAILOVER
+     * FORCE}. A crashed master stays down 15-25 s, then {@link #REJOIN}s.
+     */
     FAILOVER(15_000),
+    /** The master a failover crashed, started again and replicating the promoted one. */
+    REJOIN(5000),
     /** A lock's slot migrated, keys and all, to another master. */
     SLOT_MIGRATION(8000);
 

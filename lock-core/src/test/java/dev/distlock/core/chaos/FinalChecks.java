@@ -39,6 +39,11 @@ final class FinalChecks {
         this.params = params;
     }
 
+    /** @return the longest explicit lease of any operation: a waiter line's */
+    private long longestLease() {
+        return Math.max(params.maxLeaseMillis(), ChaosOperations.LINE_LEASE_MILLIS);
+    }
+
     void awaitIdle(List<WorkerProcess> workers, List<Violation> violations) throws InterruptedException {
         for (WorkerProcess worker : workers) {
             String leaked = worker.expect("IDLE", 180);
@@ -83,9 +88,9 @@ final class FinalChecks {
     }
 
     void probeLocks(List<Violation> violations) throws InterruptedException {
-        long wait = Math.max(params.maxLeaseMillis(), params.watchdogMillis())
+        long wait = Math.max(longestLease(), params.watchdogMillis())
                 + params.watchdogMillis()
-                + params.fairWaitMillis()
+                + Math.max(params.fairWaitMillis(), ChaosOperations.LINE_FAIR_WAIT_MILLIS)
                 + 2 * params.commandTimeoutMillis()
                 + 5000;
         LockClientOptions options = topology.connect(LockClientOptions.builder()
@@ -96,7 +101,7 @@ final class FinalChecks {
             for (String name : ChaosOperations.allNames()) {
                 RedisLock lock = name.startsWith("fe-")
                         ? probe.getFencedLock(name)
-                        : name.startsWith("fa-")
+                        : name.startsWith("fa-") || name.startsWith("lf-")
                                 ? probe.getFairLock(name)
                                 : name.startsWith("rw-")
                                         ? probe.getReadWriteLock(name).writeLock()
@@ -136,8 +141,8 @@ final class FinalChecks {
     void leftoverKeys(List<Violation> violations) throws InterruptedException {
         // Longest of: explicit lease, watchdog lease, unlock latch (3 command timeouts), fair deadlines.
         long settle = Math.max(
-                        Math.max(params.maxLeaseMillis(), params.watchdogMillis()),
-                        Math.max(3 * params.commandTimeoutMillis(), params.fairWaitMillis()))
+                        Math.max(longestLease(), params.watchdogMillis()),
+                        Math.max(3 * params.commandTimeoutMillis(), ChaosOperations.LINE_FAIR_WAIT_MILLIS))
                 + 3000;
         Thread.sleep(settle);
         List<String> leftovers = new ArrayList<>();

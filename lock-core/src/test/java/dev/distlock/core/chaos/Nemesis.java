@@ -169,7 +169,7 @@ final class Nemesis {
                 }
                 case FAILOVER -> {
                     dataLoss = true;
-                    target = topology.failover();
+                    target = topology.failover(rnd);
                 }
                 case SLOT_MIGRATION -> target = topology.migrateSlot(rnd);
                 default -> throw new IllegalStateException("unknown fault " + type);
@@ -188,6 +188,37 @@ final class Nemesis {
             }
         }
         Fault fault = new Fault(type.name(), target, start, System.currentTimeMillis(), dataLoss, type.graceMillis());
+        faults.add(fault);
+        log.info("[chaos] fault {}", fault);
+        if (topology.downNode() != null) {
+            keepDown();
+        }
+    }
+
+    /**
+     * Leaves the master a failover killed down for 15-25 s (no other fault meanwhile), while waiter
+     * lines and fair queues go on waiting and handing the locks on through the promoted replica, then
+     * starts it again as that replica's replica. The fault's window ended when the replica served:
+     * from then on releases must wake waiters promptly.
+     */
+    private void keepDown() throws InterruptedException {
+        long millis = 15_000 + rnd.nextInt(10_000);
+        Thread.sleep(Math.max(0, Math.min(millis, deadline - System.currentTimeMillis())));
+        long start = System.currentTimeMillis();
+        String target;
+        try {
+            target = topology.rejoin();
+        } catch (RuntimeException ex) {
+            target = "failed: " + ex;
+            healAll();
+        }
+        Fault fault = new Fault(
+                FaultType.REJOIN.name(),
+                target,
+                start,
+                System.currentTimeMillis(),
+                false,
+                FaultType.REJOIN.graceMillis());
         faults.add(fault);
         log.info("[chaos] fault {}", fault);
     }
@@ -299,7 +330,7 @@ final class Nemesis {
         for (WorkerProcess worker : workers) {
             worker.signal("CONT");
         }
-        for (RedisServer node : topology.dataNodes()) {
+        for (RedisServer node : topology.allNodes()) {
             try {
                 node.resume();
                 if (node.isRunning()) {
