@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.pubsub;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +23,8 @@ final class ChannelSubscription {
     private volatile @Nullable String servedBy;
     /** Whether a subscription attempt is in flight or scheduled, so that retries do not pile up. */
     private boolean subscribing;
+    /** Attempts that failed since the last confirmed one: the retry delay grows with them. */
+    private int failures;
     /** Subscribe confirmations the server sent for the channel; every one after the first is a re-subscription. */
     private final AtomicInteger confirmations = new AtomicInteger();
     /** The unsubscription scheduled when the last waiter left, or {@code null}. */
@@ -61,6 +64,7 @@ final class ChannelSubscription {
     /** The server confirmed the SUBSCRIBE just sent. */
     void succeeded() {
         subscribing = false;
+        failures = 0;
         confirmed = true;
         ready.complete(null);
     }
@@ -68,8 +72,23 @@ final class ChannelSubscription {
     /** @param failure why the SUBSCRIBE just sent failed */
     void failed(Throwable failure) {
         subscribing = false;
+        failures++;
         confirmed = false;
         ready.completeExceptionally(failure);
+    }
+
+    /**
+     * Returns how long to wait before the next attempt: the first delay, doubled after each failure
+     * in a row, at most the longest; so a refusal that lasts (a revoked channel permission) costs a
+     * few commands a minute, and one that ends is noticed within the longest delay.
+     * @param first the delay after the first failure
+     * @param longest the delay never exceeded
+     * @return the delay before the next attempt
+     */
+    Duration retryDelay(Duration first, Duration longest) {
+        int doublings = Math.min(Math.max(failures - 1, 0), 16);
+        Duration delay = first.multipliedBy(1L << doublings);
+        return delay.compareTo(longest) > 0 ? longest : delay;
     }
 
     /** A retry of the subscription is scheduled: no other SUBSCRIBE is sent meanwhile. */

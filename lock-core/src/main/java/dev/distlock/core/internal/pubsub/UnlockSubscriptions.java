@@ -1,8 +1,14 @@
 package dev.distlock.core.internal.pubsub;
 
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -18,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * contended again soon does not pay a SUBSCRIBE/UNSUBSCRIBE pair per wait.
  *
  * <p>A subscription is never assumed: a SUBSCRIBE that fails (no channel permission, connection
- * down) is retried while anyone waits on the channel, and so is one the server dropped (a Cluster
- * slot that moved) or one that a reconnect had to restore. Messages published while a channel was
+ * down) is retried while anyone waits on the channel, after a delay that doubles with each failure
+ * up to 2 s, and so is one the server dropped (a Cluster slot that moved) or one that a reconnect had
+ * to restore, whether of the shared connection or of a Cluster node's connection that sharded
+ * subscriptions went to. Messages published while a channel was
  * not subscribed are lost, so every re-subscription wakes the channel's waiters to re-check the lock.
  *
  * <p>In a Redis 7+ Cluster the channels are sharded ({@code SSUBSCRIBE}, routed to the node that
@@ -41,8 +49,11 @@ public final class UnlockSubscriptions {
     /** Message that wakes every waiter (read-write lock). */
     public static final String WAKE_ALL = "1";
 
-    /** Delay before a failed subscription is tried again. */
+    /** Delay before a failed subscription is tried again; it doubles with each failure in a row. */
     static final Duration RETRY_DELAY = Duration.ofMillis(500);
+
+    /** The longest delay between attempts of a subscription that keeps failing. */
+    static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(2);
 
     private static final Logger log = LoggerFactory.getLogger(UnlockSubscriptions.class);
 
@@ -52,6 +63,14 @@ public final class UnlockSubscriptions {
     private final ScheduledExecutorService scheduler;
     private final Duration linger;
     private final SubscribedChannels channels = new SubscribedChannels();
+    /**
+     * The Cluster nodes' pub/sub connections that sharded subscriptions went to, by node id, each told
+     * to report its reconnects: Lettuce restores a node's subscriptions by itself, but never again
+     * when that fails, and the Cluster connection reports only the reconnects of its own default one.
+     */
+    private final Map<String, StatefulRedisPubSubConnection<String, String>> watchedNodes = new ConcurrentHashMap<>();
+
+    private @Nullable RedisConnectionStateListener reconnects;
 
     private volatile @Nullable StatefulRedisPubSubConnection<String, String> connection;
     private volatile boolean closed;
@@ -190,6 +209,7 @@ public final class UnlockSubscriptions {
     private synchronized void subscribed(ChannelWaiters waiters, boolean retry, @Nullable Throwable failure) {
         if (failure == null) {
             waiters.subscription.succeeded();
+            watchNode(waiters.subscription.servedBy());
             if (retry) {
                 // Releases published while the channel was not subscribed never reached us.
                 waiters.wakeWaiting();
@@ -200,14 +220,47 @@ public final class UnlockSubscriptions {
         if (closed || !channels.isCurrent(waiters)) {
             return;
         }
-        log.debug("SUBSCRIBE {} failed; retrying in {}", waiters.channel(), RETRY_DELAY, failure);
-        retryLater(waiters);
+        Duration delay = waiters.subscription.retryDelay(RETRY_DELAY, MAX_RETRY_DELAY);
+        log.debug("SUBSCRIBE {} failed; retrying in {}", waiters.channel(), delay, failure);
+        retryLater(waiters, delay);
     }
 
-    private void retryLater(ChannelWaiters waiters) {
+    /**
+     * Has the pub/sub connection to a Cluster node that a sharded subscription went to report its
+     * reconnects, as the shared connection reports its own, so that a re-subscription the node
+     * refused after a reconnect (a channel permission revoked meanwhile) is retried.
+     */
+    private void watchNode(@Nullable String nodeId) {
+        StatefulRedisPubSubConnection<String, String> pubSub = connection;
+        RedisConnectionStateListener listener = reconnects;
+        if (nodeId == null
+                || listener == null
+                || !(pubSub instanceof StatefulRedisClusterPubSubConnection<String, String> cluster)) {
+            return;
+        }
+        StatefulRedisPubSubConnection<String, String> known = watchedNodes.get(nodeId);
+        if (known != null && known.isOpen()) {
+            return;
+        }
+        RedisClusterNode server = cluster.getPartitions().getPartitionByNodeId(nodeId);
+        if (server == null) {
+            return;
+        }
+        // By address, as SSUBSCRIBE is routed: Lettuce keeps a separate connection per node id.
+        RedisURI uri = server.getUri();
+        cluster.getConnectionAsync(uri.getHost(), uri.getPort()).whenComplete((node, failure) -> {
+            if (failure != null) {
+                log.debug("Cannot watch the pub/sub connection to node {} for reconnects", nodeId, failure);
+            } else if (watchedNodes.put(nodeId, node) != node) {
+                node.addListener(listener);
+            }
+        });
+    }
+
+    private void retryLater(ChannelWaiters waiters, Duration delay) {
         waiters.subscription.retryScheduled();
         try {
-            scheduler.schedule(() -> resubscribe(waiters), RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS);
+            scheduler.schedule(() -> resubscribe(waiters), delay.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException ex) {
             waiters.subscription.retryEnded();
         }
@@ -364,7 +417,8 @@ public final class UnlockSubscriptions {
             StatefulRedisPubSubConnection<String, String> pubSub = connector.get();
             SubscriptionEvents events = new SubscriptionEvents(this);
             pubSub.addListener(events);
-            pubSub.addListener(events.connectionListener());
+            reconnects = events.connectionListener();
+            pubSub.addListener(reconnects);
             connection = pubSub;
         }
         return connection;
