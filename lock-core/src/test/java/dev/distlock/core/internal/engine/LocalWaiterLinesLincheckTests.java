@@ -1,11 +1,12 @@
 package dev.distlock.core.internal.engine;
 
+import static dev.distlock.core.test.LincheckScenarios.actor;
+import static dev.distlock.core.test.LincheckScenarios.race;
+
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
-import java.lang.reflect.Method;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.BooleanGen;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -159,7 +160,7 @@ public class LocalWaiterLinesLincheckTests {
     }
 
     @Test
-    void everyInterleavingHandsTheLineOn() throws NoSuchMethodException {
+    void everyInterleavingHandsTheLineOn() {
         new ModelCheckingOptions()
                 .iterations(20)
                 .invocationsPerIteration(40)
@@ -175,14 +176,12 @@ public class LocalWaiterLinesLincheckTests {
      * Owner 1 heads the line with owner 2 queued behind; owner 1 takes the lock as another of its calls
      * arrives: that call must not wait behind owner 2, who waits for owner 1's release.
      */
-    private static ExecutionScenario ownerTakesTheLockAsItsNextCallArrives() throws NoSuchMethodException {
-        Method arrive = LocalWaiterLinesLincheckTests.class.getMethod("arrive", int.class);
-        Method headEnds = LocalWaiterLinesLincheckTests.class.getMethod("headEnds", boolean.class);
-        return new ExecutionScenario(
-                List.of(new Actor(arrive, List.of(1)), new Actor(arrive, List.of(2))),
-                List.of(List.of(new Actor(headEnds, List.of(true))), List.of(new Actor(arrive, List.of(1)))),
-                List.of(),
-                null);
+    private static ExecutionScenario ownerTakesTheLockAsItsNextCallArrives() {
+        Class<?> test = LocalWaiterLinesLincheckTests.class;
+        return race(
+                List.of(actor(test, "arrive", 1), actor(test, "arrive", 2)),
+                actor(test, "headEnds", true),
+                actor(test, "arrive", 1));
     }
 
     private static int bit(long owner) {

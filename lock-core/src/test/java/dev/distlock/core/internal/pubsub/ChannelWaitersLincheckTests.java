@@ -1,12 +1,13 @@
 package dev.distlock.core.internal.pubsub;
 
+import static dev.distlock.core.test.LincheckScenarios.actor;
+import static dev.distlock.core.test.LincheckScenarios.race;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jetbrains.kotlinx.lincheck.Actor;
-import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
@@ -124,16 +125,7 @@ public class ChannelWaitersLincheckTests {
                 .actorsBefore(1)
                 .actorsAfter(1)
                 // The race for a wake-up kept for a waiter about to park, which random scenarios seldom pair.
-                .addCustomScenario(new ExecutionScenario(
-                        List.of(), List.of(List.of(actor("wakeOne")), List.of(actor("park"))), List.of(), null))
+                .addCustomScenario(race(List.of(), actor(getClass(), "wakeOne"), actor(getClass(), "park")))
                 .check(getClass());
-    }
-
-    private static Actor actor(String operation) {
-        try {
-            return new Actor(ChannelWaitersLincheckTests.class.getMethod(operation), List.of());
-        } catch (NoSuchMethodException ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 }

@@ -1,11 +1,12 @@
 package dev.distlock.core.internal.pubsub;
 
+import static dev.distlock.core.test.LincheckScenarios.actor;
+import static dev.distlock.core.test.LincheckScenarios.race;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jetbrains.kotlinx.lincheck.Actor;
-import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
@@ -96,16 +97,7 @@ public class TargetedWakeupLincheckTests {
                 .actorsPerThread(2)
                 .actorsBefore(1)
                 .actorsAfter(1)
-                .addCustomScenario(new ExecutionScenario(
-                        List.of(), List.of(List.of(actor("targetedWakeup")), List.of(actor("leave"))), List.of(), null))
+                .addCustomScenario(race(List.of(), actor(getClass(), "targetedWakeup"), actor(getClass(), "leave")))
                 .check(getClass());
-    }
-
-    private static Actor actor(String operation) {
-        try {
-            return new Actor(TargetedWakeupLincheckTests.class.getMethod(operation), List.of());
-        } catch (NoSuchMethodException ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 }
