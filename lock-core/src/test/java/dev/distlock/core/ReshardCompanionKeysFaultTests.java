@@ -59,11 +59,6 @@ class ReshardCompanionKeysFaultTests {
         }
     }
 
-    private static RedisServer otherMaster(String key) {
-        return cluster.masters()
-                .get((cluster.masterIndexOf(key) + 1) % cluster.masters().size());
-    }
-
     static Stream<Arguments> reentrantKinds() {
         return Stream.of(
                 kind("reentrant", LockClient::getLock),
@@ -109,7 +104,7 @@ class ReshardCompanionKeysFaultTests {
             // The first release runs (one level), its reply is lost with the connection, and a
             // reshard starts and moves the hash alone before the client sends the release again.
             lost.arm(source.port(), Set.of(released), () -> {
-                migration.set(SlotMigration.begin(cluster, name, otherMaster(name)));
+                migration.set(SlotMigration.begin(cluster, name, cluster.otherMasterThan(name)));
                 migration.get().migrate(hashes.apply(name));
             });
             CompletableFuture<Void> unlock = CompletableFuture.runAsync(() -> lock.unlock(owner));
@@ -155,7 +150,7 @@ class ReshardCompanionKeysFaultTests {
             // The grant runs (hash and grant record written), its reply is lost with the connection,
             // and a reshard starts and moves the hash alone before the client cleans up after it.
             lost.arm(source.port(), Set.of("$-1\r\n", "_\r\n"), () -> {
-                migration.set(SlotMigration.begin(cluster, name, otherMaster(name)));
+                migration.set(SlotMigration.begin(cluster, name, cluster.otherMasterThan(name)));
                 migration.get().migrate(name);
             });
             String outcome = attempt(lock, 60);
@@ -193,7 +188,7 @@ class ReshardCompanionKeysFaultTests {
             RedisLock lock = client.getFairLock(name);
             assertThat(attempt(lock)).as("before the migration").isEqualTo("refused");
 
-            SlotMigration migration = SlotMigration.begin(cluster, name, otherMaster(name));
+            SlotMigration migration = SlotMigration.begin(cluster, name, cluster.otherMasterThan(name));
             assertThat(migration.keysOnSource())
                     .as("the queue and its deadlines")
                     .hasSize(2);

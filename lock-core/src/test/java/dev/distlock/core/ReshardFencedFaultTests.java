@@ -3,7 +3,6 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.test.RedisCluster;
-import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.SlotMigration;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -36,11 +35,6 @@ class ReshardFencedFaultTests {
         }
     }
 
-    private static RedisServer otherMaster(String key) {
-        return cluster.masters()
-                .get((cluster.masterIndexOf(key) + 1) % cluster.masters().size());
-    }
-
     /** @return the token, {@code -1} when refused, {@code -2} when the call failed (Redis refused to decide) */
     private static long attempt(FencedLock lock) {
         try {
@@ -69,7 +63,7 @@ class ReshardFencedFaultTests {
             long last = drawn;
 
             // The lock is free, so only its token counter is left to move.
-            SlotMigration migration = SlotMigration.begin(cluster, name, otherMaster(name));
+            SlotMigration migration = SlotMigration.begin(cluster, name, cluster.otherMasterThan(name));
             assertThat(migration.keysOnSource()).as("keys left to move").isNotEmpty();
             long during = attempt(lock);
             assertThat(during)

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.test.RedisCluster;
-import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.SlotMigration;
 import java.time.Duration;
 import java.util.List;
@@ -48,11 +47,6 @@ class ReshardReadWriteFaultTests {
                 .build());
     }
 
-    private static RedisServer otherMaster(String key) {
-        return cluster.masters()
-                .get((cluster.masterIndexOf(key) + 1) % cluster.masters().size());
-    }
-
     /** @return "acquired", "refused", or the failure of a writer's attempt */
     private static String attempt(RedisLock writer, long waitSeconds) {
         try {
@@ -78,7 +72,7 @@ class ReshardReadWriteFaultTests {
             RedisLock write = writers.getReadWriteLock(name).writeLock();
             assertThat(attempt(write, 0)).isEqualTo("refused");
 
-            SlotMigration migration = SlotMigration.begin(cluster, name, otherMaster(name));
+            SlotMigration migration = SlotMigration.begin(cluster, name, cluster.otherMasterThan(name));
             migration.migrate(name);
             assertThat(migration.keysOnSource())
                     .as("read hold timeouts left behind")
@@ -120,7 +114,7 @@ class ReshardReadWriteFaultTests {
             assertThat(read.tryLock(0, -1, TimeUnit.SECONDS, first)).isTrue();
             assertThat(read.tryLock(0, -1, TimeUnit.SECONDS, second)).isTrue();
 
-            SlotMigration migration = SlotMigration.begin(cluster, name, otherMaster(name));
+            SlotMigration migration = SlotMigration.begin(cluster, name, cluster.otherMasterThan(name));
             migration.migrate(name);
             await().during(Duration.ofMillis(3000))
                     .atMost(Duration.ofSeconds(5))

@@ -209,6 +209,15 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /**
+     * Returns a master that does not serve a key: the next one after its own, e.g. to migrate its slot to.
+     * @param key a key
+     * @return another master
+     */
+    public RedisServer otherMasterThan(String key) {
+        return masters.get((masterIndexOf(key) + 1) % masters.size());
+    }
+
+    /**
      * Gives a slot that holds no keys to another master, as the end of a slot migration does, and
      * waits until every node agrees. Clients with a cached topology then get {@code MOVED}.
      * @param slot the slot
