@@ -19,10 +19,12 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -103,6 +105,29 @@ class ReconnectFaultTests {
         return client(commandTimeout, LockClientOptions.DEFAULT_WATCHDOG_TIMEOUT);
     }
 
+    /**
+     * Stops Redis and returns once the client knows: a call written before the client has seen the
+     * connection drop fails at once as in flight ("Connection disconnected"), which on a loaded
+     * machine can take a while; these scenarios are about the calls made after that.
+     */
+    private void stopRedisSeenBy(LockClient client) {
+        redis.stop();
+        RedisLock probe = client.getLock(name + ":probe");
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            CompletableFuture<Boolean> call = probe.tryLockAsync(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
+                    .toCompletableFuture();
+            try {
+                call.get(300, TimeUnit.MILLISECONDS);
+                return false;
+            } catch (TimeoutException waitingForTheConnection) {
+                call.cancel(false);
+                return true;
+            } catch (ExecutionException failedInFlight) {
+                return false;
+            }
+        });
+    }
+
     private static void downFor(Duration downtime) throws InterruptedException {
         redis.stop();
         // The fault's length, not a wait for something to happen.
@@ -130,7 +155,7 @@ class ReconnectFaultTests {
         LockClient client = client(Duration.ofSeconds(8));
         RedisLock held = client.getLock(name + ":held");
         long owner = RedisLock.newOwnerId();
-        redis.stop();
+        stopRedisSeenBy(client);
         Future<Boolean> acquire = pool.submit(() -> client.getLock(name).tryLock(0, 30, TimeUnit.SECONDS));
         Future<Boolean> waiting = pool.submit(() -> held.tryLock(20, 30, TimeUnit.SECONDS, owner));
         Future<Boolean> inspect =
@@ -153,7 +178,7 @@ class ReconnectFaultTests {
     @Test
     void whenTheDeadlinePassesWhileRedisIsDownThenTheCallFailsAsUnreachableAndWritesNothing() throws Exception {
         LockClient client = client(Duration.ofMillis(1000));
-        redis.stop();
+        stopRedisSeenBy(client);
         long start = System.nanoTime();
         assertThatThrownBy(() -> client.getLock(name).tryLock(0, 30, TimeUnit.SECONDS))
                 .isInstanceOf(LockException.class)
@@ -180,7 +205,7 @@ class ReconnectFaultTests {
     @Test
     void whenACallWaitingForTheConnectionIsCancelledThenNothingIsWrittenOnceRedisIsBack() throws Exception {
         LockClient client = client(Duration.ofSeconds(8));
-        redis.stop();
+        stopRedisSeenBy(client);
         CompletableFuture<Boolean> acquire = client.getLock(name)
                 .tryLockAsync(20, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
                 .toCompletableFuture();
@@ -235,7 +260,7 @@ class ReconnectFaultTests {
         LockClient client = client(Duration.ofSeconds(5));
         MultiLock multi = MultiLock.of(client.getLock(name + ":a"), client.getLock(name + ":b"));
         long owner = RedisLock.newOwnerId();
-        redis.stop();
+        stopRedisSeenBy(client);
         Future<Boolean> acquire = pool.submit(() -> multi.tryLock(10, 30, TimeUnit.SECONDS, owner));
         await().pollDelay(DOWN).atMost(DOWN.plusSeconds(2)).until(() -> true);
         assertThat(acquire).isNotDone();
