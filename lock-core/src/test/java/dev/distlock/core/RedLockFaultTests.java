@@ -47,6 +47,12 @@ class RedLockFaultTests {
         return RedLock.of(clients.stream().map(c -> c.getLock(name)).toArray(RedisLock[]::new));
     }
 
+    /** Connections opened and scripts loaded, so that the time measured is the frozen master's alone. */
+    private static void warm(RedLock lock) throws InterruptedException {
+        assertThat(lock.tryLock(10, 3, TimeUnit.SECONDS)).isTrue();
+        lock.unlock();
+    }
+
     private static String count(RedisServer server, String name) {
         return server.command("HVALS", name).trim();
     }
@@ -98,6 +104,7 @@ class RedLockFaultTests {
     @Test
     void whenOneMasterOfThreeIsFrozenThenTryLockSucceedsQuickly() throws Exception {
         RedLock lock = redLock(LockClientOptions.builder());
+        warm(lock);
         servers.get(1).pause();
         long start = System.nanoTime();
         boolean acquired = lock.tryLock(10, 3, TimeUnit.SECONDS);
@@ -117,6 +124,7 @@ class RedLockFaultTests {
     void whenOneMasterOfThreeIsFrozenThenTryLockAsyncSucceedsQuicklyAndUnlockAsyncReleasesTheOthers() throws Exception {
         RedLock lock = redLock(LockClientOptions.builder());
         long owner = RedisLock.newOwnerId();
+        warm(lock);
         servers.get(1).pause();
         long start = System.nanoTime();
         CompletableFuture<Boolean> acquisition =

@@ -170,6 +170,10 @@ class RedLockRestartFaultTests {
 
         servers.get(0).restart();
         servers.get(1).restart();
+        // Reconnected: a call written before a client saw its connection drop would fail as in flight.
+        for (LockClient client : clients) {
+            await().atMost(BOUND).ignoreExceptions().until(() -> client.ping() != null);
+        }
 
         assertThat(lock.isHeldBy(owner)).isFalse();
         assertThatThrownBy(() -> lock.unlock(owner))
@@ -189,11 +193,13 @@ class RedLockRestartFaultTests {
         String ours = field(0, owner);
         long otherOwner = RedisLock.newOwnerId();
 
-        servers.get(0).restart();
+        // Connected before the restart, so that it is back (and takes the master) well before our clients.
         LockClient other = LockClient.create(servers.get(0).uri());
         clients.add(other);
+        other.ping();
+        servers.get(0).restart();
         RedisLock otherLock = other.getLock(name);
-        assertThat(otherLock.tryLock(0, 30, TimeUnit.SECONDS, otherOwner)).isTrue();
+        await().atMost(BOUND).ignoreExceptions().until(() -> otherLock.tryLock(0, 30, TimeUnit.SECONDS, otherOwner));
         String theirs = field(0, otherOwner);
 
         // Several renewal rounds after our client is back: the other owner keeps its hold there.
@@ -221,11 +227,13 @@ class RedLockRestartFaultTests {
         String event = lock.getName() + "/" + owner;
         long otherOwner = RedisLock.newOwnerId();
 
-        servers.get(0).restart();
+        // Connected before the restart, so that it is back (and takes the master) well before our clients.
         LockClient other = LockClient.create(servers.get(0).uri());
         clients.add(other);
+        other.ping();
+        servers.get(0).restart();
         RedisLock otherLock = other.getLock(name);
-        assertThat(otherLock.tryLock(0, 60, TimeUnit.SECONDS, otherOwner)).isTrue();
+        await().atMost(BOUND).ignoreExceptions().until(() -> otherLock.tryLock(0, 60, TimeUnit.SECONDS, otherOwner));
         String theirs = field(0, otherOwner);
         servers.get(1).restart();
 

@@ -106,7 +106,8 @@ class FaultInjectionTests {
         holder.kill();
         assertThat(lock.tryLock(10, 30, TimeUnit.SECONDS)).isTrue();
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
-        assertThat(millis).isLessThan(WATCHDOG_MILLIS + 1000);
+        // A full lease at most (renewed just before the kill), plus a loaded machine's slack.
+        assertThat(millis).isLessThan(WATCHDOG_MILLIS + 3000);
         lock.unlock();
     }
 

@@ -43,6 +43,7 @@ class ReconnectFailoverFaultTests {
             RedisServer replica = group.replica();
             long owner = RedisLock.newOwnerId();
             group.master().stop();
+            DropSeen.awaitSeenBy(client.getLock("probe-" + run));
             Future<Boolean> acquired =
                     pool.submit(() -> client.getLock("failover-" + run).tryLock(0, 30, TimeUnit.SECONDS, owner));
             Future<Boolean> inspected =
@@ -76,6 +77,7 @@ class ReconnectFailoverFaultTests {
                     .isTrue();
             long owner = RedisLock.newOwnerId();
             cluster.masters().get(master).stop();
+            DropSeen.awaitSeenBy(client.getLock("{" + name + "}:probe"));
             Future<Boolean> acquired = pool.submit(() -> client.getLock(name).tryLock(0, 30, TimeUnit.SECONDS, owner));
             assertThat(acquired.get(40, TimeUnit.SECONDS)).isTrue();
             assertThat(replica.command("INFO", "replication")).contains("role:master");

@@ -19,12 +19,10 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -105,27 +103,10 @@ class ReconnectFaultTests {
         return client(commandTimeout, LockClientOptions.DEFAULT_WATCHDOG_TIMEOUT);
     }
 
-    /**
-     * Stops Redis and returns once the client knows: a call written before the client has seen the
-     * connection drop fails at once as in flight ("Connection disconnected"), which on a loaded
-     * machine can take a while; these scenarios are about the calls made after that.
-     */
+    /** Stops Redis and returns once the client has seen the connection drop. */
     private void stopRedisSeenBy(LockClient client) {
         redis.stop();
-        RedisLock probe = client.getLock(name + ":probe");
-        await().atMost(Duration.ofSeconds(20)).until(() -> {
-            CompletableFuture<Boolean> call = probe.tryLockAsync(0, 30, TimeUnit.SECONDS, RedisLock.newOwnerId())
-                    .toCompletableFuture();
-            try {
-                call.get(300, TimeUnit.MILLISECONDS);
-                return false;
-            } catch (TimeoutException waitingForTheConnection) {
-                call.cancel(false);
-                return true;
-            } catch (ExecutionException failedInFlight) {
-                return false;
-            }
-        });
+        DropSeen.awaitSeenBy(client.getLock(name + ":probe"));
     }
 
     private static void downFor(Duration downtime) throws InterruptedException {
@@ -225,7 +206,7 @@ class ReconnectFaultTests {
         LockClient client = client(Duration.ofSeconds(3));
         RedisLock lock = client.getLock(name);
         lock.lock(30, TimeUnit.SECONDS);
-        redis.stop();
+        stopRedisSeenBy(client);
         redis.start();
         assertThatThrownBy(lock::unlock)
                 .isInstanceOf(IllegalMonitorStateException.class)

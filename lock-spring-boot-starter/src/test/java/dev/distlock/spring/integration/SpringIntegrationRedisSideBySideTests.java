@@ -206,7 +206,8 @@ class SpringIntegrationRedisSideBySideTests {
         held.unlock();
         long takenAt = waiter.get(30, TimeUnit.SECONDS);
         assertThat(takenAt).isPositive();
-        assertThat(Duration.ofNanos(takenAt - releasedAt)).isLessThan(Duration.ofSeconds(1));
+        // Woken by the release, not by a retry a lease later; the slack is a loaded machine's.
+        assertThat(Duration.ofNanos(takenAt - releasedAt)).isLessThan(Duration.ofSeconds(2));
     }
 
     @ParameterizedTest
@@ -214,13 +215,13 @@ class SpringIntegrationRedisSideBySideTests {
     void whenTheNewVersionHoldsPastItsWatchdogTimeoutThenTheWatchdogKeepsTheOldOneOut(RedisLockType type)
             throws Exception {
         RedisLockRegistry old = oldInstance(type);
-        DistlockLockRegistry current = newInstance(Duration.ofMillis(900));
+        DistlockLockRegistry current = newInstance(Duration.ofMillis(1500));
         DistributedLock held = current.obtain(lockKey);
         held.lock();
-        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2500);
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(4000);
         while (System.nanoTime() < until) {
             assertThat(triesElsewhere(old, Duration.ZERO)).isFalse();
-            assertThat(pttl()).isBetween(1L, 900L);
+            assertThat(pttl()).isBetween(1L, 1500L);
             Thread.sleep(200);
         }
         held.unlock();
