@@ -72,7 +72,8 @@ class ReplicaSyncFaultTests {
             client.getLock(leased).unlock(owner);
             assertThat(Duration.ofNanos(System.nanoTime() - start))
                     .as("release while another acquisition WAITs")
-                    .isLessThan(Duration.ofMillis(1000));
+                    // Queued behind the WAIT it would take most of the 2.5 s; the rest is a loaded machine's slack.
+                    .isLessThan(Duration.ofMillis(1500));
             assertThat(master.command("EXISTS", leased)).isEqualTo("0");
 
             // Several watchdog timeouts pass while acquisitions keep waiting for the replica: the
