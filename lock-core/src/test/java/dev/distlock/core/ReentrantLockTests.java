@@ -275,7 +275,7 @@ class ReentrantLockTests {
     }
 
     @Test
-    void shouldReleaseHoldsWhoseAcquireReplyWasLost() throws Exception {
+    void shouldStopRenewingHoldsNoCallOfTheClientWillUnlock() throws Exception {
         for (RedisLock lock : List.of(
                 client.getLock("phantom:" + UUID.randomUUID()),
                 client.getFairLock("phantom-fair:" + UUID.randomUUID()))) {
@@ -287,10 +287,13 @@ class ReentrantLockTests {
                     client.getId() + ":" + Thread.currentThread().getId(),
                     "1");
             lock.unlock();
-            assertThat(lock.isLocked())
-                    .as("%s is released, not renewed forever", lock)
-                    .isFalse();
+            // Not released on the strength of the client's own count, which may lag behind Redis (a
+            // grant of another task of the owner on its way), but no longer renewed: gone within a lease.
             assertThat(client.heldLocks()).isEmpty();
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(lock.isLocked())
+                            .as("%s expires, not renewed forever", lock)
+                            .isFalse());
         }
     }
 

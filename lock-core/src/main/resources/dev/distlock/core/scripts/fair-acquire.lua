@@ -19,6 +19,7 @@
 --! include layout
 --! include announce
 --! include server-clock
+--! include owner-lease
 local queue = KEYS[2] or companion('redisson_lock_queue', KEYS[1])
 local deadlines = KEYS[3] or companion('redisson_lock_timeout', KEYS[1])
 local now = server_now()
@@ -41,7 +42,7 @@ end
 
 if redis.call('hexists', KEYS[1], owner) == 1 then
     redis.call('hincrby', KEYS[1], owner, 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
+    extend_lease(KEYS[1], ARGV[1])
     return nil
 end
 

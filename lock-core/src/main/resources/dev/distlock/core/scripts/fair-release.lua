@@ -7,7 +7,7 @@
 -- KEYS[3] deadlines: redisson_lock_timeout:{key}; declared in a cluster only, as the queue
 -- KEYS[4] unlock latch: of this request, redisson_unlock_latch:{key}:<client id>:<request
 --         number>; declared in a cluster only, as the queue
--- ARGV[1] lease in ms: kept while holds remain
+-- ARGV[1] lease in ms: kept while holds remain (negative for an unlock: keep at least that much; owner-lease)
 -- ARGV[2] owner field
 -- ARGV[3] request number: this client's count of release requests, which names the latch
 -- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
@@ -17,6 +17,7 @@
 --! include announce
 --! include unlock-latch
 --! include server-clock
+--! include owner-lease
 local queue = KEYS[2] or companion('redisson_lock_queue', KEYS[1])
 local deadlines = KEYS[3] or companion('redisson_lock_timeout', KEYS[1])
 local latch = KEYS[4] or unlock_latch(KEYS[1], ARGV[2], ARGV[3])
@@ -46,7 +47,7 @@ local function release()
         return nil
     end
     if redis.call('hincrby', KEYS[1], ARGV[2], -1) > 0 then
-        redis.call('pexpire', KEYS[1], ARGV[1])
+        keep_lease(KEYS[1], ARGV[1], 0)
         return 0
     end
     redis.call('del', KEYS[1])

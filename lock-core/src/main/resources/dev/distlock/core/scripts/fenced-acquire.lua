@@ -8,9 +8,15 @@
 -- ARGV[2] owner field
 -- Returns {1, token} when acquired, else {0, the holder's remaining lease in ms}.
 
-if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+--! include owner-lease
+if redis.call('exists', KEYS[1]) == 0 then
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
+    return {1, redis.call('incr', KEYS[2])}
+end
+if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    extend_lease(KEYS[1], ARGV[1])
     return {1, redis.call('incr', KEYS[2])}
 end
 return {0, redis.call('pttl', KEYS[1])}

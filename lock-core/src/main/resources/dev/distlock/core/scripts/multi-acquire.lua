@@ -18,6 +18,7 @@
 -- someone else and its remaining lease in ms, and nothing was changed.
 --! include layout
 --! include grant-record
+--! include owner-lease
 -- One owner field per member after the four fixed ARGV.
 local count = #ARGV - 4
 local mine = {}
@@ -46,7 +47,11 @@ for i = 1, count do
     if not adopted then
         redis.call('hincrby', key, field, 1)
     end
-    redis.call('pexpire', key, ARGV[1])
+    if mine[i] then
+        extend_lease(key, ARGV[1])
+    else
+        redis.call('pexpire', key, ARGV[1])
+    end
     if adopted or not mine[i] then
         record_grant(KEYS[count + i] or grant_record(key, field), ARGV[2], ARGV[1])
     end

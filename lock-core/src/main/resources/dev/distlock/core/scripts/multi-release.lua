@@ -9,7 +9,7 @@
 -- ARGV[1] latch lifetime in ms: how long each latch remembers the outcome
 -- ARGV[2] wake flags: 't' to wake one listed client on its own channel (else always broadcast),
 --         's' to broadcast with SPUBLISH (sharded pub/sub) rather than PUBLISH
--- ARGV[3i] lease in ms of member i: kept while holds remain
+-- ARGV[3i] lease in ms of member i: kept while holds remain (negative for an unlock: keep at least that much; owner-lease)
 -- ARGV[3i+1] owner field of member i
 -- ARGV[3i+2] request number of member i: names its latch
 -- Returns one value per member: -1 when the owner held nothing, 0 when holds remain, 1 when that
@@ -19,6 +19,7 @@
 --! include unlock-latch
 --! include wake-one-client
 --! include grant-record
+--! include owner-lease
 --! include reentrant-unlock
 local outcomes = {}
 -- Three ARGV per member after the two fixed ones.

@@ -22,6 +22,7 @@
 -- A refused attempt costs one PTTL (plus SADD for a parked waiter): waiters retry, so that path is lean.
 --! include layout
 --! include grant-record
+--! include owner-lease
 local function waiting_clients()
     return companion('distlock_lock_waiters', KEYS[1])
 end
@@ -36,7 +37,11 @@ if ttl == -2 or mine then
     if not adopted then
         redis.call('hincrby', KEYS[1], ARGV[2], 1)
     end
-    redis.call('pexpire', KEYS[1], ARGV[1])
+    if mine then
+        extend_lease(KEYS[1], ARGV[1])
+    else
+        redis.call('pexpire', KEYS[1], ARGV[1])
+    end
     if ARGV[5] ~= '' and (adopted or not mine) then
         record_grant(KEYS[2] or grant_record(KEYS[1], ARGV[2]), ARGV[5], ARGV[1])
     end

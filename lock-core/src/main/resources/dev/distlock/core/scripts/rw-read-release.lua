@@ -1,4 +1,4 @@
--- Releases one read hold (the newest) of an owner and recomputes the lock's TTL from the holds left.
+-- Releases one read hold (the one that expires first) of an owner and recomputes the lock's TTL from the holds left.
 -- KEYS[1] lock key: its read-write channel, and outside a cluster the unlock latch of this request,
 --         are named from it
 -- KEYS[2] unlock latch: of this request, redisson_unlock_latch:{key}:<client id>:<request number>,
@@ -12,6 +12,8 @@
 -- ARGV[3] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
 -- ARGV[4] publish flags: 's' to announce with SPUBLISH (sharded pub/sub) rather than PUBLISH
 -- ARGV[5] tidy: '1' to answer -4 unless every reader's holds are declared, '' to release anyway
+-- ARGV[6] which hold: 'first' for an unlock, which ends the hold that expires first (it does not say
+--         which one it ends); 'newest' for the give-back of the newest grant (a cancelled or lost one)
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
 -- Returns -4, with nothing changed and no outcome recorded, when a hold of the caller's was not
 -- declared, or (tidy) one of another reader. Released untidily, undeclared holds of other readers are
@@ -66,7 +68,23 @@ local function release()
         end
         return nil
     end
-    redis.call('del', read_hold(base, reader, count))
+    -- An unlock does not say which of the reader's holds it ends (tasks sharing an owner unlock in
+    -- any order), so it ends the one that expires first and the others keep their leases; the
+    -- newest moves into its place, so that holds stay numbered 1..count as Redisson numbers them.
+    local ending, least = count, nil
+    for i = ARGV[6] == 'first' and count or 0, 1, -1 do
+        local ttl = redis.call('pttl', read_hold(base, reader, i))
+        if ttl == -1 then
+            ttl = math.huge
+        end
+        if least == nil or ttl < least then
+            ending, least = i, ttl
+        end
+    end
+    redis.call('del', read_hold(base, reader, ending))
+    if ending ~= count and redis.call('exists', read_hold(base, reader, count)) == 1 then
+        redis.call('rename', read_hold(base, reader, count), read_hold(base, reader, ending))
+    end
     if count <= 1 then
         redis.call('hdel', key, reader)
     else

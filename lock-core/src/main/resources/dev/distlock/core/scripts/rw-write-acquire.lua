@@ -16,6 +16,7 @@
 --! include layout
 --! include server-clock
 --! include rw-holds
+--! include owner-lease
 local writers = KEYS[2]
 local now = server_now()
 local key = KEYS[1]
@@ -52,8 +53,8 @@ if mode == false then
 end
 if mine then
     redis.call('hincrby', key, writer, 1)
-    -- Re-entry resets the lease (it never accumulates), but keeps the writer's own read holds covered.
-    redis.call('pexpire', key, math.max(lease, sweep(key, base)))
+    -- A re-entry never shortens the writer's other holds, and keeps its own read holds covered.
+    redis.call('pexpire', key, math.max(lease, sweep(key, base), redis.call('pttl', key)))
     return nil
 end
 

@@ -9,7 +9,7 @@
 --         its latch is absent; '' elsewhere (the script names it from the lock key)
 -- KEYS[3...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
 --         saw the lock (see the rw-holds fragment)
--- ARGV[1] lease in ms: kept while write holds remain
+-- ARGV[1] lease in ms: kept while write holds remain (negative for an unlock: keep at least that much; owner-lease)
 -- ARGV[2] writer field
 -- ARGV[3] request number: this client's count of release requests, which names the latch
 -- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
@@ -21,6 +21,7 @@
 --! include announce
 --! include unlock-latch
 --! include rw-holds
+--! include owner-lease
 local latch = KEYS[2] ~= '' and KEYS[2] or unlock_latch(KEYS[1], ARGV[2], ARGV[3])
 local replayed, previous = latch_replay(latch)
 if replayed then
@@ -38,7 +39,7 @@ local function release()
         return nil
     end
     if redis.call('hincrby', key, writer, -1) > 0 then
-        redis.call('pexpire', key, math.max(tonumber(ARGV[1]), sweep(key, base)))
+        keep_lease(key, ARGV[1], sweep(key, base))
         return 0
     end
     redis.call('hdel', key, writer)

@@ -5,20 +5,18 @@ import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.hold.Hold;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One unlock call, shared by every kind: the release script with its unlock latch (a release
- * whose reply was lost is retried and replays its first outcome), the bookkeeping of the hold, and
- * the release of holds Redis still counts after the owner's last unlock.
+ * whose reply was lost is retried and replays its first outcome) and the bookkeeping of the hold.
+ *
+ * <p>The client never releases a hold in Redis on the strength of its own count: tasks sharing an
+ * owner id book their grants and releases on their own threads, so that count may lag behind the
+ * order in which Redis applied them, and a hold Redis still counts after this client's last unlock
+ * may be another task's grant whose reply is on its way. Holds nobody will unlock (a failed unlock)
+ * are no longer renewed once none is left here, and expire with their lease.
  */
 public final class Release {
-
-    /** Bound on releasing holds whose acquire replies were lost (each such reply adds at most one). */
-    private static final int MAX_PHANTOM_HOLDS = 16;
-
-    private static final Logger log = LoggerFactory.getLogger(Release.class);
 
     private final KindHooks lock;
     private final LockEngine engine;
@@ -27,19 +25,47 @@ public final class Release {
     private final Thread caller = Thread.currentThread();
 
     private final @Nullable Hold hold;
-    /** The acquisition this unlock gives back: the owner's latest when the unlock started. */
+    /** The acquisition this unlock gives back: the owner's first to expire when the unlock started. */
     private final @Nullable Object grant;
 
     private final long lease;
 
-    /** Call it on the unlocking thread: it may be the owner, which the error messages then name. */
+    /**
+     * An unlock, which does not say which of the owner's holds it ends. Call it on the unlocking
+     * thread: it may be the owner, which the error messages then name.
+     */
     public Release(KindHooks lock, long ownerId) {
+        this(lock, ownerId, false);
+    }
+
+    private Release(KindHooks lock, long ownerId, boolean givingBack) {
         this.lock = lock;
         this.engine = lock.engine;
         this.ownerId = ownerId;
         this.hold = engine.holds().get(lock.key, lock.ownerField(ownerId));
-        this.grant = hold == null ? null : hold.latestGrant();
-        this.lease = hold == null ? engine.watchdogMillis() : hold.leaseAfterRelease(engine.watchdogMillis());
+        long watchdog = engine.watchdogMillis();
+        if (givingBack) {
+            this.grant = hold == null ? null : hold.latestGrant();
+            // Positive: set as it is, so that the given-back grant's lease does not outlive it.
+            this.lease = hold == null ? watchdog : hold.leaseAfterGivingBack(grant, watchdog);
+        } else {
+            this.grant = hold == null ? null : hold.grantToGiveBack();
+            // Negative: kept at least, never shortened, as the scripts read it (owner-lease.lua). This
+            // client may not have booked yet a grant of the same owner that Redis applied before it.
+            this.lease = -(hold == null ? watchdog : hold.leaseAfterRelease(watchdog));
+        }
+    }
+
+    /**
+     * The give-back of the grant the owner took last, by a composite acquisition that took it and
+     * will not use it (its other members were refused, or its caller cancelled): that grant is known,
+     * so the holds that remain get exactly the lease they call for.
+     * @param lock the member lock
+     * @param ownerId the owner
+     * @return the release
+     */
+    public static Release givingBack(KindHooks lock, long ownerId) {
+        return new Release(lock, ownerId, true);
     }
 
     /** @return completes once one hold is released; fails as {@code unlock} throws */
@@ -111,7 +137,7 @@ public final class Release {
         }
     }
 
-    /** @return the lease the release keeps while the owner's holds remain, in ms */
+    /** @return the lease the release keeps at least while the owner's holds remain, in ms, negated */
     public long lease() {
         return lease;
     }
@@ -167,58 +193,12 @@ public final class Release {
             lock.events().released(ownerId);
             return CompletableFuture.completedFuture(null);
         }
-        if (hold == null) {
-            return CompletableFuture.completedFuture(null);
-        }
-        if (hold.released(grant) > 0) {
+        if (hold != null && engine.holds().released(hold, grant) > 0) {
             hold.releasing(false);
-            return CompletableFuture.completedFuture(null);
         }
-        return releasePhantomHolds(1);
-    }
-
-    /**
-     * Redis still counts holds of an owner whose every acquisition through this client was
-     * unlocked: acquisitions whose reply was lost after the script ran, or nested unlocks that
-     * failed. Nobody will unlock them, so release them now rather than let the watchdog renew the
-     * lock forever.
-     */
-    private CompletableFuture<Void> releasePhantomHolds(int extra) {
-        Hold phantom = hold;
-        if (phantom == null || extra > MAX_PHANTOM_HOLDS) {
-            if (phantom != null) {
-                engine.holds().forgetIfReleased(phantom);
-            }
-            return CompletableFuture.completedFuture(null);
-        }
-        return releaseOnce()
-                .handle((result, failure) -> {
-                    if (failure != null) {
-                        engine.holds().forgetIfReleased(phantom);
-                        log.warn(
-                                "Lock '{}' keeps holds of owner {} that were never unlocked in Redis (lost acquire replies or"
-                                        + " failed unlocks); it expires with its lease",
-                                lock.name,
-                                lock.ownerField(ownerId),
-                                failure);
-                        return CompletableFuture.<Void>completedFuture(null);
-                    }
-                    if (result != null && result != 1) {
-                        return releasePhantomHolds(extra + 1);
-                    }
-                    engine.holds().forgetIfReleased(phantom);
-                    log.warn(
-                            "Released {} hold(s) of lock '{}' that Redis still counted after the last unlock of owner {}"
-                                    + " (lost acquire replies or failed unlocks)",
-                            extra,
-                            lock.name,
-                            lock.ownerField(ownerId));
-                    if (result != null) {
-                        lock.events().released(ownerId);
-                    }
-                    return CompletableFuture.<Void>completedFuture(null);
-                })
-                .thenCompose(next -> next);
+        // None left here while Redis counts more: another task's grant not booked yet, or a hold
+        // nobody will unlock, which is no longer renewed and expires with its lease.
+        return CompletableFuture.completedFuture(null);
     }
 
     /** Runs the release script, once more if its reply was lost, all within one command timeout. */

@@ -2,6 +2,7 @@ package dev.distlock.core.internal.composite;
 
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.acquire.CompositeLocks;
+import dev.distlock.core.internal.kind.AbstractRedisLock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -106,6 +107,21 @@ public final class Members {
     }
 
     /**
+     * Gives back the grant an acquisition took on a member and will not use: exactly that grant's
+     * lease ends, where an unlock keeps the longest lease the owner's holds were granted.
+     */
+    private static CompletableFuture<Void> giveBack(RedisLock lock, long ownerId) {
+        if (lock instanceof AbstractRedisLock member) {
+            try {
+                return member.giveBackAsync(ownerId);
+            } catch (RuntimeException ex) {
+                return CompletableFuture.failedFuture(ex);
+            }
+        }
+        return unlock(lock, ownerId);
+    }
+
+    /**
      * Releases one hold of the owner on each member in parallel, ignoring failures: a member that
      * was not taken has nothing to undo, and one whose server is down expires with its lease.
      * @param locks members to release
@@ -114,7 +130,7 @@ public final class Members {
      */
     static CompletableFuture<Void> releaseQuietly(List<RedisLock> locks, long ownerId) {
         return CompletableFuture.allOf(locks.stream()
-                .map(lock -> unlock(lock, ownerId).handle((ok, failure) -> {
+                .map(lock -> giveBack(lock, ownerId).handle((ok, failure) -> {
                     Throwable cause = unwrap(failure);
                     if (cause != null && !(cause instanceof IllegalMonitorStateException)) {
                         log.debug("Releasing lock '{}' failed; it expires with its lease", lock.getName(), cause);

@@ -15,10 +15,11 @@ import org.jspecify.annotations.Nullable;
  * What this client knows about one owner's hold on one lock. Redis stays the source of truth;
  * this is what the watchdog renews and what diagnostics list.
  *
- * <p>Each acquisition not yet unlocked is remembered with its own lease, latest last, and an unlock
- * gives back the latest. The watchdog renews the hold only while at least one of them was taken
- * with the watchdog lease, so a nested watchdog acquisition does not turn an explicit lease into
- * a renewed one for good.
+ * <p>Each acquisition not yet unlocked is remembered with its own lease. An unlock does not say
+ * which of them it ends (tasks sharing an owner id unlock in any order), so it gives back the one
+ * that expires first, and the holds that remain keep the longest lease still owed. The watchdog
+ * renews the hold while at least one of them was taken with the watchdog lease, so a nested
+ * watchdog acquisition does not turn an explicit lease into a renewed one for good.
  */
 public final class Hold {
 
@@ -70,26 +71,52 @@ public final class Hold {
 
     /**
      * Gives back one acquisition, whether or not Redis confirmed its release: the one an unlock set
-     * out to release (the latest when it started), even if the owner took the lock again while the
-     * release was under way. After a failed unlock Redis may count one hold more than this client,
-     * which the owner's last unlock then releases.
-     * @param grant from {@link #latestGrant()} when the unlock started
+     * out to release (see {@link #grantToGiveBack()}), even if the owner took the lock again while
+     * the release was under way. After a failed unlock Redis may count one hold more than this
+     * client; that hold is not renewed once none is left here, and expires with its lease.
+     * @param grant from {@link #grantToGiveBack()} when the unlock started
      * @return the acquisitions left
      */
     public synchronized int released(@Nullable Object grant) {
         Grant given = grant instanceof Grant g && grants.removeLastOccurrence(g)
                 ? g
-                // Another unlock of the same owner gave that one back already: give back the latest.
-                : grants.pollLast();
+                // Another unlock of the same owner gave that one back already: give back the next.
+                : firstToExpire();
+        if (given != null && given != grant) {
+            grants.removeLastOccurrence(given);
+        }
         if (given != null && given.watchdog()) {
             watchdogGrants--;
         }
         return grants.size();
     }
 
-    /** @return the latest acquisition not yet unlocked, as a handle for {@link #released(Object)}, or {@code null} */
+    /**
+     * Returns the acquisition an unlock gives back: the one that expires first (watchdog leases
+     * never do; among equals, the latest), so that the holds left keep the longest lease still owed.
+     * @return a handle for {@link #released(Object)}, or {@code null} when none is left
+     */
+    public synchronized @Nullable Object grantToGiveBack() {
+        return firstToExpire();
+    }
+
+    /**
+     * Returns the latest acquisition: the one a give-back ends (the grant of a call that was
+     * cancelled or failed as it was granted, which knows it was the last one taken).
+     * @return a handle for {@link #released(Object)}, or {@code null} when none is left
+     */
     public synchronized @Nullable Object latestGrant() {
         return grants.peekLast();
+    }
+
+    private @Nullable Grant firstToExpire() {
+        Grant first = null;
+        for (Grant grant : grants) {
+            if (first == null || !first.expiresBefore(grant)) {
+                first = grant;
+            }
+        }
+        return first;
     }
 
     /**
@@ -108,14 +135,25 @@ public final class Hold {
     }
 
     /**
-     * Returns the lease the lock keeps once the latest acquisition is unlocked and others remain:
+     * Returns the lease the lock keeps once an acquisition is unlocked and others remain:
      * the watchdog lease while one of those was taken with it, else what is left of the longest
      * explicit lease among them (at least 1 ms; it ran out already if nothing is left).
      * @param watchdogMillis the watchdog lease
      * @return lease in ms
      */
     public synchronized long leaseAfterRelease(long watchdogMillis) {
-        return leaseOf(grants.peekLast(), watchdogMillis);
+        return leaseOf(firstToExpire(), watchdogMillis);
+    }
+
+    /**
+     * Returns the lease the lock keeps once the given acquisition is given back and others remain,
+     * computed as {@link #leaseAfterRelease(long)} does.
+     * @param grant from {@link #latestGrant()}
+     * @param watchdogMillis the watchdog lease
+     * @return lease in ms
+     */
+    public synchronized long leaseAfterGivingBack(@Nullable Object grant, long watchdogMillis) {
+        return leaseOf(grant instanceof Grant g ? g : firstToExpire(), watchdogMillis);
     }
 
     /**
@@ -214,6 +252,16 @@ public final class Hold {
 
         boolean watchdog() {
             return leaseMillis == WATCHDOG;
+        }
+
+        /** @return whether this grant's lease ends before the other's (a watchdog lease never ends) */
+        boolean expiresBefore(Grant other) {
+            if (watchdog()) {
+                return false;
+            }
+            return other.watchdog()
+                    || grantedNanos + leaseMillis * 1_000_000 - (other.grantedNanos + other.leaseMillis * 1_000_000)
+                            < 0;
         }
     }
 }

@@ -98,7 +98,7 @@ public final class LocalHolds {
      * explicit owner) either keeps the hold or finds it gone and starts a new one, never lands on a
      * hold that is no longer registered, where the watchdog would not renew it and no unlock find it.
      * @param hold the hold
-     * @param grant from {@link Hold#latestGrant()} when the unlock started
+     * @param grant from {@link Hold#grantToGiveBack()} when the unlock started
      * @return the acquisitions left
      */
     public int released(Hold hold, @Nullable Object grant) {

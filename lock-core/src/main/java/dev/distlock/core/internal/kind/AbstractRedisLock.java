@@ -160,6 +160,15 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
         return new Release(this, ownerId).run();
     }
 
+    /**
+     * Gives back the owner's latest grant, which a composite acquisition took and will not use.
+     * @param ownerId the owner
+     * @return completes once released; fails as {@code unlockAsync} does
+     */
+    public CompletableFuture<Void> giveBackAsync(long ownerId) {
+        return Release.givingBack(this, ownerId).run();
+    }
+
     @Override
     public boolean renewLease(long leaseTime, TimeUnit unit, long ownerId) {
         if (leaseTime == RedisLock.WATCHDOG_LEASE) {

@@ -58,7 +58,16 @@ public class RedisReadLock extends AbstractRedisLock {
         return readHolds.run(
                 reader,
                 (timeouts, tidy) -> new ReadRelease(
-                        key, latch, timeouts, reader, requestId, engine.unlockLatchMillis(), publishFlags(), tidy),
+                        key,
+                        latch,
+                        timeouts,
+                        reader,
+                        requestId,
+                        engine.unlockLatchMillis(),
+                        publishFlags(),
+                        tidy,
+                        // An unlock's lease is negative (Release): it does not say which hold it ends.
+                        leaseMillis < 0),
                 () -> undecided(name));
     }
 

@@ -18,14 +18,15 @@ public record ReadRelease(
         String requestNumber,
         long latchMillis,
         String publishFlags,
-        boolean tidy)
+        boolean tidy,
+        boolean unlock)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_READ_RELEASE,
             List.of("lock key", "unlock latch", "read hold timeouts"),
-            List.of("reader field", "request number", "latch lifetime in ms", "publish flags", "tidy"));
+            List.of("reader field", "request number", "latch lifetime in ms", "publish flags", "tidy", "which hold"));
 
     @Override
     public ScriptSignature signature() {
@@ -39,6 +40,13 @@ public record ReadRelease(
 
     @Override
     public String[] args() {
-        return new String[] {readerField, requestNumber, DecimalText.of(latchMillis), publishFlags, tidy ? "1" : ""};
+        return new String[] {
+            readerField,
+            requestNumber,
+            DecimalText.of(latchMillis),
+            publishFlags,
+            tidy ? "1" : "",
+            unlock ? "first" : "newest"
+        };
     }
 }

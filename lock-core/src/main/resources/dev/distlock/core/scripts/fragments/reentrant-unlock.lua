@@ -6,7 +6,8 @@
 -- hold one of them was granted is released); latch, record: the unlock latch and the owner's grant
 -- record as declared in KEYS (in a cluster), or nil to name them from the lock key.
 -- Returns nil when the owner holds nothing, 0 when holds remain, 1 when the lock was released.
--- Needs the layout, announce, unlock-latch, wake-one-client and grant-record fragments before it.
+-- Needs the layout, announce, unlock-latch, wake-one-client, grant-record and owner-lease fragments
+-- before it.
 local function unlock_hold(key, lease, field, request, latch_ttl, flags, lost, latch, record)
     latch = latch or unlock_latch(key, field, request)
     record = record or grant_record(key, field)
@@ -21,7 +22,7 @@ local function unlock_hold(key, lease, field, request, latch_ttl, flags, lost, l
     end
     if count and tonumber(count) > 1 then
         redis.call('hincrby', key, field, -1)
-        redis.call('pexpire', key, lease)
+        keep_lease(key, lease, 0)
         outcome = 0
     elseif count then
         redis.call('del', key, record)

@@ -62,7 +62,7 @@ public class LocalHoldsLincheckTests {
         if (hold == null) {
             throw new IllegalStateException("owner " + owner + " has an acquisition to unlock but no hold recorded");
         }
-        Object grant = hold.latestGrant();
+        Object grant = hold.grantToGiveBack();
         holds.releasing(hold);
         int left = holds.released(hold, grant);
         if (left > 0) {
