@@ -13,7 +13,8 @@
 -- ARGV[3i+1] owner field of member i
 -- ARGV[3i+2] request number of member i: names its latch
 -- Returns one value per member: -1 when the owner held nothing, 0 when holds remain, 1 when that
--- member was released. A retry of the same request (its reply was lost) replays the outcomes.
+-- member was released, or the error text when that member's release failed (its key holds another
+-- type: WRONGTYPE). A retry of the same request (its reply was lost) replays the outcomes.
 --! include layout
 --! include announce
 --! include unlock-latch
@@ -26,8 +27,17 @@ local outcomes = {}
 local count = (#ARGV - 2) / 3
 for i = 1, count do
     local base = 3 * i
-    local outcome = unlock_hold(
+    -- One member that cannot be released must not abort the script: the members after it would stay
+    -- locked, unknown to their owner. A key of another type fails the member's reads, before any of
+    -- its writes, so that member is left as it was.
+    local ok, outcome = pcall(
+        unlock_hold,
         KEYS[i], ARGV[base], ARGV[base + 1], ARGV[base + 2], ARGV[1], ARGV[2], '', KEYS[count + i], KEYS[2 * count + i])
-    outcomes[i] = outcome == nil and -1 or outcome
+    if not ok then
+        -- Redis 7 raises a redis.call error as a table with an 'err' field, Redis 6 as its text.
+        outcomes[i] = type(outcome) == 'table' and tostring(outcome.err) or tostring(outcome)
+    else
+        outcomes[i] = outcome == nil and -1 or outcome
+    end
 end
 return outcomes

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.kind;
 
+import dev.distlock.core.LockException;
 import dev.distlock.core.internal.acquire.Release;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.script.MultiRelease;
@@ -12,8 +13,10 @@ import org.jspecify.annotations.Nullable;
  * One unlock of the members of a {@link SameServerMembers} group in one script. Each member's
  * bookkeeping is its own {@link Release}'s (the hold marked as being released before the script
  * is sent, the lease its remaining holds call for, the outcome, holds Redis still counts); only the
- * script is shared. A release whose reply was lost is sent again with the same request numbers
- * within one command timeout: the members' unlock latches replay the first outcomes.
+ * script is shared. A member the script could not release (its key holds another type) fails on its
+ * own, as its own unlock would, and the script still releases the others. A release whose reply was
+ * lost is sent again with the same request numbers within one command timeout: the members' unlock
+ * latches replay the first outcomes.
  */
 final class SameServerRelease {
 
@@ -61,7 +64,7 @@ final class SameServerRelease {
     /** @return completes with each member's failure, in order ({@code null} where released) */
     CompletableFuture<List<@Nullable Throwable>> run() {
         releases.forEach(Release::begin);
-        CompletableFuture<List<Long>> reply = engine.connector().commandsReady()
+        CompletableFuture<List<Object>> reply = engine.connector().commandsReady()
                 ? send(engine.replies().deadline())
                 : engine.calls()
                         .connected(name, "release")
@@ -70,20 +73,26 @@ final class SameServerRelease {
     }
 
     private CompletableFuture<List<@Nullable Throwable>> finish(
-            @Nullable List<Long> outcomes, @Nullable Throwable failure) {
+            @Nullable List<Object> outcomes, @Nullable Throwable failure) {
         List<CompletableFuture<@Nullable Throwable>> finished = new ArrayList<>(releases.size());
         for (int i = 0; i < releases.size(); i++) {
-            Long outcome = failure != null || outcomes == null || outcomes.get(i) == null || outcomes.get(i) < 0
-                    ? null
-                    : outcomes.get(i);
-            finished.add(releases.get(i).finish(outcome, failure).handle((ok, error) -> error));
+            Object reply = failure != null || outcomes == null ? null : outcomes.get(i);
+            Long outcome = reply instanceof Long released && released >= 0 ? released : null;
+            @Nullable Throwable memberFailure = reply instanceof String error ? memberFailure(i, error) : failure;
+            finished.add(releases.get(i).finish(outcome, memberFailure).handle((ok, error) -> error));
         }
         return CompletableFuture.allOf(finished.toArray(CompletableFuture[]::new))
                 .thenApply(all -> finished.stream().map(CompletableFuture::join).toList());
     }
 
+    /** The failure of one member the script could not release, named as its own unlock names it. */
+    private LockException memberFailure(int member, String error) {
+        return new LockException("Cannot release lock '" + members.get(member).getName() + "' (member of multi lock "
+                + name + ") on " + engine.connector().describe() + ": " + error);
+    }
+
     /** Sends the script, and once more if its reply was lost, both within one command timeout. */
-    private CompletableFuture<List<Long>> send(long deadline) {
+    private CompletableFuture<List<Object>> send(long deadline) {
         return engine.replies()
                 .within(engine.calls().call(() -> script.run(engine.scripts())), name, "release", deadline)
                 .handle((outcomes, failure) -> {
@@ -91,7 +100,7 @@ final class SameServerRelease {
                         return CompletableFuture.completedFuture(outcomes);
                     }
                     if (engine.isClosed() || !engine.replies().before(deadline)) {
-                        return CompletableFuture.<List<Long>>failedFuture(failure);
+                        return CompletableFuture.<List<Object>>failedFuture(failure);
                     }
                     // The reply may have been lost after the script ran; the latches make the retry replay it.
                     return engine.replies()

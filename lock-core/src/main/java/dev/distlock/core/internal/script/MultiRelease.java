@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * Releases one hold of each member of a multi lock on one server (one cluster slot), each at most
  * once per request; replies one value per member: {@code -1} (held nothing), {@code 0} (holds
- * remain) or {@code 1} (released). Member {@code i} is {@code KEYS[i]} with its lease, owner field
+ * remain) or {@code 1} (released) as a {@link Long}, or the error text as a {@link String} when that
+ * member could not be released (its key holds another type): one such member does not keep the
+ * others from being released. Member {@code i} is {@code KEYS[i]} with its lease, owner field
  * and request number at {@code ARGV[3i]}, {@code ARGV[3i+1]} and {@code ARGV[3i+2]}.
  *
  * @param lockKeys lock key of each member
@@ -24,7 +26,7 @@ public record MultiRelease(
         List<String> ownerFields,
         List<String> requestNumbers,
         List<String> declared)
-        implements ScriptCall<List<Long>> {
+        implements ScriptCall<List<Object>> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
