@@ -136,10 +136,11 @@ public interface RedisLock extends Lock {
      * with an executor of their own ({@code thenApplyAsync(…, executor)}).
      *
      * <p>Cancelling the returned stage ({@code toCompletableFuture().cancel(…)}) while it waits
-     * abandons the wait: the owner leaves a fair lock's queue, the client stops listening for the
-     * lock if nobody else here waits, and a hold granted as the cancel raced it is released. Invalid
-     * arguments throw at call time, as the blocking methods do; failures while running (Redis not
-     * answering, client closed) fail the stage with a {@link LockException}.
+     * abandons the wait: the owner leaves a fair lock's queue (unless another of its calls still
+     * waits there), the client stops listening for the lock if nobody else here waits, and a hold
+     * granted as the cancel raced it is released. Invalid arguments throw at call time, as the
+     * blocking methods do; failures while running (Redis not answering, client closed) fail the
+     * stage with a {@link LockException}.
      * @param waitTime how long to wait; {@code 0} or less tries once (as Redisson does),
      *     {@link RedisLock#WAIT_FOREVER} waits as long as needed
      * @param leaseTime positive lease, or {@code -1} for the watchdog

@@ -337,6 +337,53 @@ class FairLockTests {
     }
 
     @Test
+    void shouldKeepAnOwnersPlaceWhileAnotherOfItsCallsStillWaits() throws Exception {
+        LockClient holderClient = client(Duration.ofSeconds(5));
+        LockClient ownerClient = client(Duration.ofSeconds(5));
+        LockClient otherClient = client(Duration.ofSeconds(5));
+        RedisLock holder = holderClient.getFairLock(NAME);
+        long holderId = RedisLock.newOwnerId();
+        assertThat(holder.tryLock(0, 30, TimeUnit.SECONDS, holderId)).isTrue();
+
+        // Two tasks of one request share its owner id on one client; the first gives up early.
+        RedisLock lock = ownerClient.getFairLock(NAME);
+        long owner = RedisLock.newOwnerId();
+        String ownerField = ownerClient.getId() + ":" + owner;
+        CompletableFuture<Boolean> shortWait =
+                lock.tryLockAsync(1500, 30_000, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue().equals(List.of(ownerField)));
+        CompletableFuture<Boolean> longWait =
+                lock.tryLockAsync(20_000, 30_000, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
+
+        RedisLock otherLock = otherClient.getFairLock(NAME);
+        long other = RedisLock.newOwnerId();
+        String otherField = otherClient.getId() + ":" + other;
+        CompletableFuture<Boolean> otherWait = otherLock
+                .tryLockAsync(20_000, 30_000, TimeUnit.MILLISECONDS, other)
+                .toCompletableFuture();
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue().equals(List.of(ownerField, otherField)));
+
+        assertThat(shortWait.get(10, TimeUnit.SECONDS)).isFalse();
+        List<String> afterGivingUp = queue();
+        holder.unlock(holderId);
+        await().atMost(Duration.ofSeconds(10)).until(() -> longWait.isDone() || otherWait.isDone());
+
+        assertThat(longWait.getNow(false))
+                .as(
+                        "the owner's waiting task, queued before the other owner (queue once the first task"
+                                + " gave up: %s)",
+                        afterGivingUp)
+                .isTrue();
+        assertThat(otherWait).isNotDone();
+        assertThat(afterGivingUp).containsExactly(ownerField, otherField);
+        assertThat(queue()).containsExactly(otherField);
+        lock.unlock(owner);
+        assertThat(otherWait.get(10, TimeUnit.SECONDS)).isTrue();
+        otherLock.unlock(other);
+        assertThat(queue()).isEmpty();
+    }
+
+    @Test
     void shouldRefuseUnlockByAnOwnerThatHoldsNothing() {
         LockClient client = client(Duration.ofSeconds(5));
         RedisLock lock = client.getFairLock(NAME);

@@ -70,8 +70,7 @@ final class AcquisitionOutcome {
 
     /** @param waited whether the caller waited, and so may have queued itself */
     void gaveUp(boolean waited) {
-        CompletableFuture<Void> abandoned =
-                waited ? lock.abandonWait(call.ownerId()) : CompletableFuture.completedFuture(null);
+        CompletableFuture<Void> abandoned = waited ? lock.abandonWait(call) : CompletableFuture.completedFuture(null);
         abandoned.whenComplete((ignored, error) -> {
             settle(false);
             try {
@@ -92,7 +91,7 @@ final class AcquisitionOutcome {
      * @param failure what the latest attempt failed with
      */
     void gaveUpUnreachable(LockException failure) {
-        lock.abandonWait(call.ownerId()).whenComplete((ignored, error) -> {
+        lock.abandonWait(call).whenComplete((ignored, error) -> {
             settle(false);
             result.completeExceptionally(failure);
         });
@@ -100,7 +99,7 @@ final class AcquisitionOutcome {
 
     /** The caller cancelled: withdraw what the call queued; its future was already cancelled. */
     void abandoned() {
-        lock.abandonWait(call.ownerId()).whenComplete((ignored, error) -> settle(false));
+        lock.abandonWait(call).whenComplete((ignored, error) -> settle(false));
     }
 
     /** The caller cancelled while it waited in the local line: it never tried, so nothing is left in Redis. */

@@ -149,12 +149,12 @@ public abstract class KindHooks extends LockOverloads {
     }
 
     /**
-     * Called when an owner stops waiting without the lock (timeout, cancel); kinds that queue
-     * waiters remove it here. Never fails: an entry it cannot remove lapses by itself.
-     * @param ownerId owner
+     * Called when a call stops waiting without the lock (timeout, cancel); kinds that queue
+     * waiters remove its owner here. Never fails: an entry it cannot remove lapses by itself.
+     * @param call the acquisition that gives up
      * @return completes once done
      */
-    protected CompletableFuture<Void> abandonWait(long ownerId) {
+    protected CompletableFuture<Void> abandonWait(SingleKeyAcquisition call) {
         return CompletableFuture.completedFuture(null);
     }
 

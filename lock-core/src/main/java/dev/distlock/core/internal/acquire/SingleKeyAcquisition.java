@@ -335,7 +335,7 @@ public final class SingleKeyAcquisition {
     private void firstAttemptEnded(long wait, @Nullable Long ttl, @Nullable Throwable failure) {
         if (failure != null) {
             if (wait != 0 && !engine.isClosed()) {
-                lock.abandonWait(ownerId).whenComplete((ignored, error) -> outcome.failed(Failures.cause(failure)));
+                lock.abandonWait(this).whenComplete((ignored, error) -> outcome.failed(Failures.cause(failure)));
             } else {
                 outcome.failed(Failures.cause(failure));
             }

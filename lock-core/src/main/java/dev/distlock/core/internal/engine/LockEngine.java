@@ -43,6 +43,7 @@ public final class LockEngine implements AutoCloseable {
     private final boolean cluster;
     private final UncertainAcquisitions uncertainAcquisitions = new UncertainAcquisitions();
     private final LocalWaiterLines waiterLines = new LocalWaiterLines();
+    private final OwnerQueuePlaces queuePlaces = new OwnerQueuePlaces();
     private final RedisCalls calls;
     private final ReplyDeadlines replies;
 
@@ -181,6 +182,11 @@ public final class LockEngine implements AutoCloseable {
     /** @return the lines in which this client's waiters for a lock wait behind the one that tries */
     public LocalWaiterLines waiterLines() {
         return waiterLines;
+    }
+
+    /** @return the calls of this client that share an owner's place in a lock's queue in Redis */
+    public OwnerQueuePlaces queuePlaces() {
+        return queuePlaces;
     }
 
     /** @return the scheduler shared by the watchdog and the subscriptions */

@@ -2,7 +2,9 @@ package dev.distlock.core.internal.kind;
 
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.engine.OwnerQueuePlaces;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.FairAbandon;
 import dev.distlock.core.internal.script.FairAcquire;
@@ -25,6 +27,10 @@ import org.jspecify.annotations.Nullable;
  * script purges expired waiters, and waiters park no longer than the earliest deadline of the
  * others so that the purge is prompt. Waiters that are not at the head do not poll a free lock: they
  * only renew their place every third of the timeout.
+ *
+ * <p>The queue holds one entry per owner, so the calls of one owner waiting here at once (an
+ * explicit owner id used by several tasks) share a place: a call that gives up withdraws it only
+ * when no other call of its owner still waits for this lock on this client ({@link OwnerQueuePlaces}).
  */
 public class FairRedisLock extends AbstractRedisLock {
 
@@ -42,12 +48,25 @@ public class FairRedisLock extends AbstractRedisLock {
         return LockKind.FAIR;
     }
 
+    /** Which owner's entry in this lock's queue {@link OwnerQueuePlaces} keeps count for. */
+    private record QueuePlace(String key, String ownerField) {}
+
+    private QueuePlace queuePlace(long ownerId) {
+        return new QueuePlace(key, ownerField(ownerId));
+    }
+
     private long waiterTimeoutMillis() {
         return engine.options().fairLockWaitTimeout().toMillis();
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        SingleKeyAcquisition call = attempt.call();
+        if (call != null && attempt.waitMillis() != 0) {
+            // Before the attempt is sent: from then on a call of this owner that gives up must leave
+            // the entry this attempt may queue or renew.
+            engine.queuePlaces().waits(queuePlace(attempt.ownerId()), call);
+        }
         long timeout = waiterTimeoutMillis();
         boolean declared = layout.declaresCompanions();
         return new FairAcquire(
@@ -81,7 +100,13 @@ public class FairRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<Void> abandonWait(long ownerId) {
+    protected CompletableFuture<Void> abandonWait(SingleKeyAcquisition call) {
+        long ownerId = call.ownerId();
+        if (!engine.queuePlaces().leaves(queuePlace(ownerId), call)) {
+            // The entry is the place of the owner's call that still waits, which asked before anyone
+            // queued behind it: withdrawn, that call would lose its turn to them.
+            return CompletableFuture.completedFuture(null);
+        }
         // Left behind, the entry would hold up the queue until its deadline.
         return withdrawWaiter(
                 () -> new FairAbandon(
@@ -97,6 +122,11 @@ public class FairRedisLock extends AbstractRedisLock {
                 "leave the queue of",
                 "fair lock",
                 "its entry's deadline lapses within one waiter timeout and the next script purges it");
+    }
+
+    @Override
+    protected void acquisitionEnded(SingleKeyAcquisition call, boolean acquired, long leaseMillis) {
+        engine.queuePlaces().ended(queuePlace(call.ownerId()), call);
     }
 
     @Override

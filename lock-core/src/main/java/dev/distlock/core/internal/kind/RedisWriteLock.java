@@ -2,6 +2,7 @@ package dev.distlock.core.internal.kind;
 
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
@@ -116,7 +117,7 @@ public class RedisWriteLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<Void> abandonWait(long ownerId) {
+    protected CompletableFuture<Void> abandonWait(SingleKeyAcquisition call) {
         // Left behind, the claim would keep new readers out until it lapses.
         return withdrawWaiter(
                 () -> new WriteAbandon(
@@ -124,7 +125,7 @@ public class RedisWriteLock extends AbstractRedisLock {
                                 layout.writers(),
                                 layout.readWriteChannel(),
                                 UnlockSubscriptions.WAKE_ALL,
-                                ownerField(ownerId),
+                                ownerField(call.ownerId()),
                                 engine.connector().publishCommand())
                         .runBySource(engine.scripts()),
                 "withdraw the write claim on",
