@@ -290,10 +290,9 @@ class ReentrantLockTests {
             // Not released on the strength of the client's own count, which may lag behind Redis (a
             // grant of another task of the owner on its way), but no longer renewed: gone within a lease.
             assertThat(client.heldLocks()).isEmpty();
-            await().atMost(Duration.ofSeconds(10))
-                    .untilAsserted(() -> assertThat(lock.isLocked())
-                            .as("%s expires, not renewed forever", lock)
-                            .isFalse());
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lock.isLocked())
+                    .as("%s expires, not renewed forever", lock)
+                    .isFalse());
         }
     }
 

@@ -7,8 +7,8 @@
 --         (TRYAGAIN) instead of a retried request releasing a second hold where its latch is absent
 -- KEYS[3] grant record: of the owner, distlock_lock_grant:{key}:<owner field>; declared in a
 --         cluster only, for the same reason (a lost grant must not look like none)
--- ARGV[1] lease in ms while holds remain: negative for an unlock, which keeps at least that much,
---         positive for the give-back of a known grant, which sets it (owner-lease fragment)
+-- ARGV[1] lease in ms: kept while holds remain (negative for an unlock: keep at least that much;
+--         positive for the give-back of a known grant: set it; owner-lease fragment)
 -- ARGV[2] owner field
 -- ARGV[3] request number: this client's count of release requests, which names the latch
 -- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome

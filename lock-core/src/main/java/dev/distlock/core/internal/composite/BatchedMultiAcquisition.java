@@ -298,7 +298,7 @@ public final class BatchedMultiAcquisition extends CompositeAcquisition {
 
     private CompletableFuture<Void> releaseQuietly(List<SameServerMembers> release) {
         return CompletableFuture.allOf(
-                release.stream().map(group -> group.release(ownerId)).toArray(CompletableFuture[]::new));
+                release.stream().map(group -> group.giveBack(ownerId)).toArray(CompletableFuture[]::new));
     }
 
     private boolean track(List<? extends CompletableFuture<?>> steps) {

@@ -248,7 +248,17 @@ public final class SameServerMembers {
      *     exceptionally
      */
     public CompletableFuture<List<@Nullable Throwable>> release(long ownerId) {
-        return new SameServerRelease(members, engine, name, ownerId).run();
+        return new SameServerRelease(members, engine, name, ownerId, false).run();
+    }
+
+    /**
+     * Gives back, in one script, the grants an acquisition took on every member and will not use:
+     * exactly their leases end (see {@link dev.distlock.core.internal.acquire.Release#givingBack}).
+     * @param ownerId owner
+     * @return as {@link #release(long)}
+     */
+    public CompletableFuture<List<@Nullable Throwable>> giveBack(long ownerId) {
+        return new SameServerRelease(members, engine, name, ownerId, true).run();
     }
 
     /** @return the closed-client failure when this group's client was closed, else {@code null} */

@@ -26,13 +26,18 @@ final class SameServerRelease {
     private final List<Release> releases = new ArrayList<>();
     private final MultiRelease script;
 
-    /** Call it on the unlocking thread: it may be the owner, which the error messages then name. */
-    SameServerRelease(List<ReentrantRedisLock> members, LockEngine engine, String name, long ownerId) {
+    /**
+     * Call it on the unlocking thread: it may be the owner, which the error messages then name.
+     * @param givingBack whether it gives back the grants an acquisition took and will not use
+     *     ({@link Release#givingBack}) rather than unlocks
+     */
+    SameServerRelease(
+            List<ReentrantRedisLock> members, LockEngine engine, String name, long ownerId, boolean givingBack) {
         this.members = members;
         this.engine = engine;
         this.name = name;
         for (ReentrantRedisLock member : members) {
-            releases.add(new Release(member, ownerId));
+            releases.add(givingBack ? Release.givingBack(member, ownerId) : new Release(member, ownerId));
         }
         this.script = script(ownerId);
     }
