@@ -15,11 +15,18 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.micrometer.tracing.test.simple.SimpleTracer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -140,6 +147,55 @@ class LockObservationTests {
                 .extracting(Map.Entry::getValue)
                 .containsExactly("lease lost");
         assertThat(span("distlock acquire obs-lost").getEvents()).isEmpty();
+    }
+
+    @Test
+    void whenALeaseIsLostThenOnlyTheDocumentedMetersAppear() throws IOException {
+        String ran = template.execute(
+                "obs-lost-meters", LockOptions.of(LockType.REENTRANT).withLeaseTime(Duration.ofMillis(200)), () -> {
+                    await().atMost(Duration.ofSeconds(5))
+                            .until(() -> !client.getLock("obs-lost-meters").isLocked());
+                    return "ran";
+                });
+        assertThat(ran).isEqualTo("ran");
+        assertThat(meters.get("distlock.lease.lost")
+                        .tags("lock.name", "obs-lost-meters")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        // The held span's lease-lost event is for traces; the default meter handler must not count it
+        // again as distlock.held.distlock.lease.lost.
+        assertThat(meters.getMeters().stream()
+                        .map(Meter::getId)
+                        .filter(id -> "obs-lost-meters".equals(id.getTag("lock.name")))
+                        .map(Meter.Id::getName)
+                        .distinct())
+                .isNotEmpty()
+                .allSatisfy(name -> assertThat(documentedMeters())
+                        .as("meters of docs/spring-boot.md#metrics")
+                        .contains(name));
+    }
+
+    /** The meters of the table in docs/spring-boot.md's Metrics section. */
+    private static Set<String> documentedMeters() throws IOException {
+        Path start = Path.of("").toAbsolutePath();
+        Path root = start;
+        while (root != null && !Files.isRegularFile(root.resolve("docs/spring-boot.md"))) {
+            root = root.getParent();
+        }
+        assertThat(root)
+                .as("a directory with docs/spring-boot.md at or above %s", start)
+                .isNotNull();
+        String docs = Files.readString(root.resolve("docs/spring-boot.md"));
+        String section = docs.substring(docs.indexOf("\n## Metrics\n"));
+        section = section.substring(0, section.indexOf("\n## ", 1));
+        Set<String> names = new TreeSet<>();
+        Matcher row = Pattern.compile("(?m)^\\| `(distlock\\.[a-z.]+)` \\|").matcher(section);
+        while (row.find()) {
+            names.add(row.group(1));
+        }
+        assertThat(names).as("meters documented in docs/spring-boot.md").contains("distlock.lease.lost");
+        return names;
     }
 
     @Test

@@ -15,8 +15,10 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Summarises the {@code distlock.acquire} timers per lock for the page: acquisitions, timeouts,
  * errors and the p50/p95/p99 acquire latency published by
- * {@code management.metrics.distribution.percentiles.distlock.acquire}. The same numbers are
- * under {@code /actuator/metrics/distlock.acquire} and {@code /actuator/metrics/distlock.acquire.percentile}.
+ * {@code management.metrics.distribution.percentiles.distlock.acquire}. One row's numbers are under
+ * {@code /actuator/metrics/distlock.acquire} and {@code /actuator/metrics/distlock.acquire.percentile}
+ * given that row's {@code lock.name}, {@code lock.type} and {@code outcome} tags (and {@code phi}): the
+ * endpoint adds up every meter that matches, which makes no percentile of an unfiltered query.
  */
 @RestController
 class LockStatsController {

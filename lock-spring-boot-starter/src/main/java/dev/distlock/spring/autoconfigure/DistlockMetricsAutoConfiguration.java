@@ -3,6 +3,7 @@ package dev.distlock.spring.autoconfigure;
 import dev.distlock.spring.internal.hold.LockObserver;
 import dev.distlock.spring.internal.observation.LockNameTagLimit;
 import dev.distlock.spring.internal.observation.MicrometerLockObserver;
+import dev.distlock.spring.internal.observation.ObservationEventMeters;
 import dev.distlock.spring.internal.observation.ObservationLockObserver;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,6 +33,12 @@ public final class DistlockMetricsAutoConfiguration {
             MeterRegistry registry, ObjectProvider<ObservationLockObserver> observations) {
         // With observations, the default meter handler records the distlock.acquire and distlock.held timers.
         return new MicrometerLockObserver(registry, observations.getIfAvailable() == null);
+    }
+
+    /** The lease-lost event of distlock.held is for traces; distlock.lease.lost counts the losses. */
+    @Bean
+    ObservationEventMeters distlockObservationEventMeters() {
+        return new ObservationEventMeters();
     }
 
     @Bean

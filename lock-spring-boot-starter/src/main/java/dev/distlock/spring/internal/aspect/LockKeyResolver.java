@@ -5,9 +5,11 @@ import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.BaseStream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -66,13 +68,15 @@ final class LockKeyResolver {
 
     /**
      * Resolves the lock names of a call: the template alone, the template and the key, or one name
-     * per element when the key yields a collection, another {@code Iterable} (a {@link Path} is one
-     * name) or an array.
+     * per element when the key yields a collection or an array. A {@link Path} is one name. Any other
+     * {@code Iterable}, an {@code Iterator} or a {@code Stream} is refused unread: it may be readable
+     * once only ({@code stream::iterator}), and reading it here would leave the method nothing to read.
      * @param lockMethod the method
      * @param target the target bean
      * @param args the arguments
      * @return one or more lock names
-     * @throws IllegalStateException if the key is null or blank
+     * @throws IllegalStateException if the key is null or blank, or an {@code Iterable},
+     *     {@code Iterator} or {@code Stream} that is not a collection
      */
     List<String> names(LockMethod lockMethod, Object target, @Nullable Object[] args) {
         Expression key = lockMethod.key();
@@ -83,9 +87,12 @@ final class LockKeyResolver {
         List<Object> parts = new ArrayList<>();
         if (value instanceof Collection<?> collection) {
             parts.addAll(collection);
-        } else if (value instanceof Iterable<?> iterable && !(value instanceof Path)) {
-            // Spring Data's Streamable and the like: their toString() names the instance, not the items.
-            iterable.forEach(parts::add);
+        } else if (value instanceof Path) {
+            parts.add(value);
+        } else if (value instanceof Iterable<?> || value instanceof Iterator<?> || value instanceof BaseStream<?, ?>) {
+            // Reading the elements could use the value up before the method runs (stream::iterator),
+            // and its toString() names the instance, not the elements: refuse it, unread.
+            throw oneShot(lockMethod, value);
         } else if (value != null && value.getClass().isArray()) {
             for (int i = 0; i < Array.getLength(value); i++) {
                 parts.add(Array.get(value, i));
@@ -105,6 +112,16 @@ final class LockKeyResolver {
             names.add(lockMethod.template() + ":" + text);
         }
         return List.copyOf(names);
+    }
+
+    private IllegalStateException oneShot(LockMethod lockMethod, Object value) {
+        return new IllegalStateException("Lock key '" + lockMethod.keySource() + "' of @DistributedLock on "
+                + lockMethod.description() + " evaluated to a "
+                + value.getClass().getName()
+                + ", an Iterable, Iterator or Stream that is not a Collection: reading its elements for the lock"
+                + " names could use it up before the method runs, so it is not read. Make the key a Collection"
+                + " or an array (pass a List, or end the expression with a call that returns one); the method"
+                + " was not called");
     }
 
     private IllegalStateException blank(LockMethod lockMethod, String what) {

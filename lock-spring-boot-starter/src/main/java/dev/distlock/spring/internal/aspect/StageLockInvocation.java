@@ -19,7 +19,9 @@ import org.springframework.aop.ProxyMethodInvocation;
  * returned future completes once the method's stage has completed and the lock is released.
  * The grant arrives on a Redis I/O thread, where a method body that blocks (JDBC, say) would
  * stall every lock of the client, so the body runs on the method executor (Boot's
- * {@code applicationTaskExecutor} when there is one).
+ * {@code applicationTaskExecutor} when there is one). The I/O thread does not submit it either:
+ * a {@link StageHandOff} thread does, so an executor that runs a task on the submitting thread or
+ * blocks that thread until it has room runs or blocks the hand-off thread, never the I/O thread.
  *
  * <p>Cancelling the returned future while the lock is awaited abandons the wait. Once the body has
  * been handed to the executor, a cancel only detaches the caller: the method's own future is not
@@ -60,22 +62,47 @@ final class StageLockInvocation {
         } catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
         CompletableFuture<@Nullable Object> out = new CompletableFuture<>();
         out.whenComplete((value, error) -> {
             if (out.isCancelled()) {
                 acquiring.cancel(false);
             }
         });
+        // The grant completes on a Redis I/O thread (or the client's timer thread), which must never
+        // call the method executor itself: an executor may run the task on the submitting thread
+        // (CallerRunsPolicy) or block it until there is room (a throttled executor), and either would
+        // stall every command of the client. A hand-off thread submits instead, and is the thread such
+        // an executor makes wait or run the body.
         // Not whenCompleteAsync: an executor's refusal would only fail a derived stage, leaving the
         // hold renewed for ever and the caller's future pending.
         acquiring.whenComplete((hold, error) -> {
             try {
-                methodExecutor.execute(() -> granted(call, lockMethod, request, target, args, hold, error, out));
+                StageHandOff.execute(loader, () -> handOff(call, lockMethod, request, target, args, hold, error, out));
             } catch (RejectedExecutionException ex) {
                 refused(request, hold, error, out, ex);
             }
         });
         return out;
+    }
+
+    private void handOff(
+            MethodInvocation call,
+            LockMethod lockMethod,
+            LockRequest request,
+            Object target,
+            Object[] args,
+            @Nullable Hold hold,
+            @Nullable Throwable error,
+            CompletableFuture<@Nullable Object> out) {
+        try {
+            methodExecutor.execute(() -> granted(call, lockMethod, request, target, args, hold, error, out));
+        } catch (RejectedExecutionException ex) {
+            refused(request, hold, error, out, ex);
+        } catch (RuntimeException ex) {
+            // Any other failure of execute() must not leave the hold renewed for ever either.
+            refused(request, hold, error, out, new RejectedExecutionException(ex.getMessage(), ex));
+        }
     }
 
     private void granted(

@@ -18,8 +18,14 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ObservationLockObserver implements LockObserver {
 
-    /** Marks the moment a hold's lease was lost on the {@code distlock.held} observation. */
-    private static final Observation.Event LEASE_LOST = Observation.Event.of("distlock.lease.lost", "lease lost");
+    /**
+     * Name of the event that marks the moment a hold's lease was lost on the {@code distlock.held}
+     * observation. Meant for traces: {@link ObservationEventMeters} keeps the default meter handler
+     * from counting it as a meter of its own.
+     */
+    static final String LEASE_LOST_EVENT = "distlock.lease.lost";
+
+    private static final Observation.Event LEASE_LOST = Observation.Event.of(LEASE_LOST_EVENT, "lease lost");
 
     private final ObservationRegistry registry;
     private final @Nullable LockAcquireObservationConvention acquireConvention;
