@@ -14,13 +14,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Asynchronous callers of one explicit owner, as a reactive flow joining several branches makes:
- * 2-4 {@code tryLockAsync} calls of one owner on one lock at once, each an operation of its own that
- * enters the {@link ExclusionRegister} when granted, holds a while and unlocks with {@code unlockAsync}.
- * The first grant takes the lock; the others re-enter (past any waiter line). All calls of a group ask
- * for the same lease, so whichever grant or release sets the key's expiry, it never shortens what an
- * earlier grant of the group gave ({@link ChaosChecker} counts each call's lease from its invocation).
- * Nothing here reads the lease in Redis: a read by one call would not bound the others'.
+ * Tasks sharing one explicit owner, as a request that fans out or a reactive flow joining several
+ * branches makes: 2-4 calls of one owner on one lock at once, on every single-key kind, each an
+ * operation of its own that enters the {@link ExclusionRegister} when granted, holds a while and
+ * unlocks. Each call picks its own lease (the watchdog, an explicit one, or one short enough to lapse
+ * while held) and goes through the blocking methods or the asynchronous ones, so re-entries overlap
+ * unlocks of other tasks and grants and releases are booked on different threads, in any order. The
+ * promise checked is the documented one: each grant is one hold, and an unlock of one task neither
+ * lets another owner in nor shortens what the remaining calls were granted ({@link ChaosChecker}
+ * counts each call's lease from its own invocation). Nothing here reads the lease in Redis: a read by
+ * one call would not bound the others'.
  */
 final class ChaosOwnerGroups {
 
@@ -37,23 +40,78 @@ final class ChaosOwnerGroups {
     }
 
     void run(Random rnd, ExecutorService pool) throws InterruptedException {
-        boolean write = rnd.nextInt(4) == 0;
-        String name = ChaosOperations.pick(rnd, write ? ChaosOperations.READ_WRITE : ChaosOperations.REENTRANT);
-        RedisLock lock = write ? client.getReadWriteLock(name).writeLock() : client.getLock(name);
-        Kind kind = write ? Kind.WRITE : Kind.REENTRANT;
+        Kind kind = KINDS.get(rnd.nextInt(KINDS.size()));
+        String name = ChaosOperations.pick(rnd, names(kind));
+        RedisLock lock = lock(kind, name);
         long owner = RedisLock.newOwnerId();
-        long lease = ChaosOperations.lease(rnd);
         long wait = Math.min(ChaosOperations.wait(rnd), 6000);
         int calls = 2 + rnd.nextInt(3);
         List<CompletableFuture<?>> flows = new ArrayList<>();
         for (int i = 0; i < calls; i++) {
+            long lease = ChaosOperations.lease(rnd);
             long holdMillis = rnd.nextInt(10) < 8 ? rnd.nextInt(200) : 200 + rnd.nextInt(800);
-            flows.add(call(lock, kind, List.of(name), owner, wait, lease, holdMillis, pool));
+            flows.add(call(lock, kind, List.of(name), owner, wait, lease, holdMillis, rnd.nextBoolean(), pool));
         }
         try {
             CompletableFuture.allOf(flows.toArray(CompletableFuture[]::new)).get(wait + 60_000, MS);
         } catch (java.util.concurrent.ExecutionException | TimeoutException ex) {
             // recorded in the history by each flow; a flow that never ends shows as unanswered
+        }
+    }
+
+    private static final List<Kind> KINDS = List.of(Kind.REENTRANT, Kind.FENCED, Kind.FAIR, Kind.WRITE, Kind.READ);
+
+    private static List<String> names(Kind kind) {
+        return switch (kind) {
+            case FENCED -> ChaosOperations.FENCED;
+            case FAIR -> ChaosOperations.FAIR;
+            case READ, WRITE -> ChaosOperations.READ_WRITE;
+            default -> ChaosOperations.REENTRANT;
+        };
+    }
+
+    private RedisLock lock(Kind kind, String name) {
+        return switch (kind) {
+            case FENCED -> client.getFencedLock(name);
+            case FAIR -> client.getFairLock(name);
+            case READ -> client.getReadWriteLock(name).readLock();
+            case WRITE -> client.getReadWriteLock(name).writeLock();
+            default -> client.getLock(name);
+        };
+    }
+
+    /** The blocking call on a pool thread, or the asynchronous one: either way a future. */
+    private static CompletableFuture<Boolean> tryLock(
+            RedisLock lock, long wait, long lease, long owner, boolean blocking, ExecutorService pool) {
+        if (blocking) {
+            return CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            return lock.tryLock(wait, lease, MS, owner);
+                        } catch (InterruptedException ex) {
+                            Thread.currentThread().interrupt();
+                            throw new java.util.concurrent.CompletionException(ex);
+                        }
+                    },
+                    pool);
+        }
+        try {
+            return lock.tryLockAsync(wait, lease, MS, owner).toCompletableFuture();
+        } catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    private static CompletableFuture<Void> unlock(RedisLock lock, long owner, boolean blocking) {
+        try {
+            if (blocking) {
+                // Already on a pool thread: the blocking unlock books its outcome here.
+                lock.unlock(owner);
+                return CompletableFuture.completedFuture(null);
+            }
+            return lock.unlockAsync(owner).toCompletableFuture();
+        } catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
         }
     }
 
@@ -65,17 +123,13 @@ final class ChaosOwnerGroups {
             long wait,
             long lease,
             long holdMillis,
+            boolean blocking,
             ExecutorService pool) {
         long op = history.nextOp();
         String opId = history.opId(op);
         String ownerName = history.owner(owner);
         history.record(op, -1, Type.ACQ, Phase.INV, kind, names, owner, wait, lease, 0, "-");
-        CompletableFuture<Boolean> acquired;
-        try {
-            acquired = lock.tryLockAsync(wait, lease, MS, owner).toCompletableFuture();
-        } catch (RuntimeException ex) {
-            acquired = CompletableFuture.failedFuture(ex);
-        }
+        CompletableFuture<Boolean> acquired = tryLock(lock, wait, lease, owner, blocking, pool);
         return acquired.handleAsync(
                         (ok, failure) -> {
                             if (failure != null) {
@@ -106,7 +160,7 @@ final class ChaosOwnerGroups {
                                     0,
                                     "-");
                             if (ok) {
-                                names.forEach(n -> register.enter(n, opId, ownerName, false, 0));
+                                names.forEach(n -> register.enter(n, opId, ownerName, !kind.exclusive(), 0));
                             }
                             return ok;
                         },
@@ -120,15 +174,11 @@ final class ChaosOwnerGroups {
                             return CompletableFuture.runAsync(() -> sleep(holdMillis), pool)
                                     .thenComposeAsync(
                                             ignored -> {
-                                                names.forEach(n -> register.exit(n, opId, ownerName, false, 0));
+                                                names.forEach(
+                                                        n -> register.exit(n, opId, ownerName, !kind.exclusive(), 0));
                                                 history.record(
                                                         op, -1, Type.REL, Phase.INV, kind, names, owner, 0, 0, 0, "-");
-                                                try {
-                                                    return lock.unlockAsync(owner)
-                                                            .toCompletableFuture();
-                                                } catch (RuntimeException ex) {
-                                                    return CompletableFuture.<Void>failedFuture(ex);
-                                                }
+                                                return unlock(lock, owner, blocking);
                                             },
                                             pool)
                                     .handleAsync(
