@@ -100,7 +100,7 @@ class LocalWaiterLineTests {
 
         long handOffsBefore = calls("evalsha");
         held.unlock();
-        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        dev.distlock.core.test.Progress.awaitAll("the hand-offs down the line", done, Duration.ofSeconds(20));
         assertThat(granted).as("grants in arrival order").isEqualTo(rangeTo(WAITERS));
         // Per waiter: its granting try and its release. The next in line waits for the release it will
         // hear instead of trying a lock its own client holds (a few tries of slow hand-offs allowed).

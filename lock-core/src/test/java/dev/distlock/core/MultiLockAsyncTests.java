@@ -119,7 +119,7 @@ class MultiLockAsyncTests {
                     .toCompletableFuture());
         }
         other.getLock(b).unlock(blocker);
-        CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        dev.distlock.core.test.Progress.awaitAll("the waiters' hand-offs", waiters, Duration.ofSeconds(30));
         assertThat(overlaps).hasValue(0);
         assertThat(multi.isLocked()).isFalse();
     }

@@ -263,10 +263,14 @@ final class ChaosCancels {
             long cancelOp = history.nextOp();
             record(cancelOp, op, Phase.INV, target, owner, innerLease, "re-entry");
             if (!inner.cancel(false)) {
-                // Granted first: an ordinary nested hold; its unlock leaves the outer lease (checked below too).
+                // Granted first: an ordinary nested hold. Its unlock does not say which of the owner's
+                // two holds it ends, so the lock keeps the longest lease still owed, the re-entry's:
+                // only a given-back re-entry must leave the outer lease.
                 boolean reentered = inner.join();
                 if (reentered) {
                     lock.unlock(owner);
+                    record(cancelOp, op, Phase.OK, target, owner, innerLease, "re-entry granted before the cancel");
+                    return;
                 }
             }
             checkOuterLease(cancelOp, op, target, owner, innerLease, outerLease, grantedBy);

@@ -76,6 +76,33 @@ final class ChildJvm implements AutoCloseable {
                 "child printed no '" + prefix + "' within " + timeoutSeconds + " s; output: " + skipped);
     }
 
+    /**
+     * Waits for the next output line starting with {@code prefix} for as long as {@code progress}
+     * moves: the child does a fixed amount of work, which a busy machine does slowly, not wrongly.
+     */
+    String expectWhileProgressing(String prefix, java.util.function.LongSupplier progress, java.time.Duration stall)
+            throws InterruptedException {
+        java.util.concurrent.CompletableFuture<String> line = new java.util.concurrent.CompletableFuture<>();
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        line.complete(expect(prefix, TimeUnit.DAYS.toSeconds(1)));
+                    } catch (Throwable ex) {
+                        line.completeExceptionally(ex);
+                    }
+                },
+                "child-jvm-expect");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            return dev.distlock.core.test.Progress.await("child waiting for '" + prefix + "'", line, progress, stall);
+        } catch (java.util.concurrent.ExecutionException ex) {
+            throw new AssertionError(ex.getCause());
+        } finally {
+            reader.interrupt();
+        }
+    }
+
     void send(String line) {
         stdin.println(line);
     }

@@ -7,6 +7,7 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.MultiLock;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.test.Progress;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
@@ -205,6 +206,7 @@ class SharedOwnerFaultTests {
         AtomicInteger otherInside = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
         AtomicInteger tasksDone = new AtomicInteger();
+        AtomicInteger sectionsDone = new AtomicInteger();
         int sections = 300;
 
         Future<?> blocking = tasks.submit(() -> {
@@ -213,6 +215,7 @@ class SharedOwnerFaultTests {
                 enter(ownerInside, otherInside, overlaps);
                 ownerInside.decrementAndGet();
                 lock.unlock(owner);
+                sectionsDone.incrementAndGet();
             }
             tasksDone.incrementAndGet();
             return null;
@@ -226,12 +229,13 @@ class SharedOwnerFaultTests {
                 enter(ownerInside, otherInside, overlaps);
                 ownerInside.decrementAndGet();
                 lock.unlockAsync(owner).toCompletableFuture().get(20, TimeUnit.SECONDS);
+                sectionsDone.incrementAndGet();
             }
             tasksDone.incrementAndGet();
             return null;
         });
         Future<?> other = tasks.submit(() -> {
-            while (tasksDone.get() < 2) {
+            while (tasksDone.get() < 2 && !Thread.currentThread().isInterrupted()) {
                 if (contender.tryLock(0, 30, TimeUnit.SECONDS)) {
                     enter(otherInside, ownerInside, overlaps);
                     otherInside.decrementAndGet();
@@ -240,8 +244,9 @@ class SharedOwnerFaultTests {
             }
             return null;
         });
-        blocking.get(120, TimeUnit.SECONDS);
-        async.get(120, TimeUnit.SECONDS);
+        // Bound by progress, not time: a busy machine does the 600 sections slowly, not wrongly.
+        Progress.await("the blocking task", blocking, sectionsDone::get, Duration.ofSeconds(30));
+        Progress.await("the asynchronous task", async, sectionsDone::get, Duration.ofSeconds(30));
         other.get(30, TimeUnit.SECONDS);
 
         assertThat(overlaps.get()).as("sections shared with another client").isZero();
