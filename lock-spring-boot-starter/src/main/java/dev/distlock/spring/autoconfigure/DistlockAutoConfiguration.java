@@ -19,6 +19,8 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -61,6 +63,16 @@ public final class DistlockAutoConfiguration {
     @Bean
     HoldIndex distlockHoldIndex(DistlockProperties properties) {
         return new HoldIndex(properties.getLeaseLostPolicy());
+    }
+
+    /**
+     * Warns at startup when a key prefix is set and Redisson, on the class path or as a bean, may lock
+     * the same names under other keys; see {@link RedissonKeyPrefixCheck} for what is checked.
+     */
+    @Bean
+    SmartInitializingSingleton distlockRedissonKeyPrefixCheck(
+            ConfigurableListableBeanFactory beanFactory, DistlockProperties properties) {
+        return new RedissonKeyPrefixCheck(beanFactory, properties.getKeyPrefix());
     }
 
     @Bean

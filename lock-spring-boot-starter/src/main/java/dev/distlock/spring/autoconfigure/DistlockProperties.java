@@ -25,7 +25,10 @@ public class DistlockProperties implements InitializingBean {
     /** Whether to enable Distlock's auto-configuration. */
     private boolean enabled = true;
 
-    /** Prefix prepended to every lock name to form its Redis key. */
+    /**
+     * Prefix prepended to every lock name to form its Redis key. Redisson does not add it: a Redisson
+     * client locking the same names excludes Distlock only if its NameMapper prepends the same prefix.
+     */
     private String keyPrefix = "";
 
     /** Lease of watchdog-renewed holds; renewed every third of it while held. */
