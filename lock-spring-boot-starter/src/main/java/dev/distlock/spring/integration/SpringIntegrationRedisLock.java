@@ -155,10 +155,22 @@ final class SpringIntegrationRedisLock implements KeyLock {
         }
     }
 
+    /**
+     * Takes the key within the wait: one attempt when there is no wait (or none left after the local
+     * lock), else attempts until the deadline, woken by releases.
+     * @param deadline {@link System#nanoTime()} when the wait ends, or {@link Long#MAX_VALUE}
+     * @param lease the lease in ms, or -1 for the watchdog
+     */
     private boolean takeKey(long deadline, long lease) throws InterruptedException {
         Duration ttl = lease == -1 ? layout.watchdogTimeout : Duration.ofMillis(lease);
         if (keys.trySetOrExtend(key, layout.value, ttl)) {
             return true;
+        }
+        if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() <= 0) {
+            // As Lock.tryLock() and RedisLockRegistry: a call without a wait makes one attempt, so it
+            // answers for the time of invocation. A later attempt could take a lock that was held then,
+            // once its lease ran out while this thread was delayed.
+            return false;
         }
         // Listen before the next try, so that a release in between is not missed.
         try (StringLockKeys.Listener releases = keys.listen(layout.channel(key))) {

@@ -1,0 +1,23 @@
+package dev.distlock.spring.integration;
+
+import dev.distlock.core.LockClient;
+
+/**
+ * Spring Integration's registry and leader election tests ({@link SpringIntegrationRegistryPortTests})
+ * on {@link DistlockLockRegistry}'s default layout: Redisson's hash at {@code <key prefix><lockKey>},
+ * the prefix being {@code <registryKey>:}.
+ */
+class SpringIntegrationPortDistlockLayoutTests extends SpringIntegrationRegistryPortTests {
+
+    @Override
+    DistlockLockRegistry newRegistry(LockClient client, String registryKey) {
+        return new DistlockLockRegistry(client);
+    }
+
+    @Override
+    void writeOtherHolder(String redisKey) {
+        // Another client's thread, as Redisson's layout names a holder.
+        redis.command("DEL", redisKey);
+        redis.command("HSET", redisKey, "other_client:1", "1");
+    }
+}
