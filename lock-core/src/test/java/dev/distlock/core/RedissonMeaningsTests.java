@@ -88,7 +88,7 @@ class RedissonMeaningsTests {
     }
 
     @Test
-    void whenANestedHoldIsUnlockedThenRedissonKeepsItsDefaultLeaseAndDistlockTheOuterOne() throws Exception {
+    void whenANestedHoldIsUnlockedThenBothKeepTheLongerLease() throws Exception {
         String theirName = name + ":redisson";
         long theirTtl = redisson.call(() -> {
             RLock lock = redisson.client().getLock(theirName);
@@ -106,7 +106,11 @@ class RedissonMeaningsTests {
         long ourTtl = ours.remainTimeToLive();
         ours.forceUnlock();
         assertThat(theirTtl).as("Redisson: its lock object's last lease").isGreaterThan(3_000);
-        assertThat(ourTtl).as("Distlock: what is left of the outer 3 s").isBetween(1L, 3_000L);
+        // An unlock does not say which of the owner's holds it ends (tasks sharing an owner unlock in any
+        // order), so Distlock ends the one that expires first and keeps the longest lease still owed.
+        assertThat(ourTtl)
+                .as("Distlock: the longest lease still owed, the nested 20 s")
+                .isGreaterThan(3_000L);
     }
 
     @Test
