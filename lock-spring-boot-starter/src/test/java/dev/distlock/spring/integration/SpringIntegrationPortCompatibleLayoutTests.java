@@ -13,10 +13,4 @@ class SpringIntegrationPortCompatibleLayoutTests extends SpringIntegrationRegist
     DistlockLockRegistry newRegistry(LockClient client, String registryKey) {
         return DistlockLockRegistry.compatibleWithSpringIntegrationRedis(client, registryKey);
     }
-
-    @Override
-    void writeOtherHolder(String redisKey) {
-        // As Spring Integration's case writes it: another registry's id.
-        redis.command("SET", redisKey, "other_client");
-    }
 }

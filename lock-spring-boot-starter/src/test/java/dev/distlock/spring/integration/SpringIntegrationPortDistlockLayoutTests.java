@@ -13,11 +13,4 @@ class SpringIntegrationPortDistlockLayoutTests extends SpringIntegrationRegistry
     DistlockLockRegistry newRegistry(LockClient client, String registryKey) {
         return new DistlockLockRegistry(client);
     }
-
-    @Override
-    void writeOtherHolder(String redisKey) {
-        // Another client's thread, as Redisson's layout names a holder.
-        redis.command("DEL", redisKey);
-        redis.command("HSET", redisKey, "other_client:1", "1");
-    }
 }
