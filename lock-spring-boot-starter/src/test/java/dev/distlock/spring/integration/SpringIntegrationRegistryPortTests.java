@@ -230,7 +230,9 @@ abstract class SpringIntegrationRegistryPortTests {
         long sleepTimeLongerThanDefaultTTL = 200;
         for (int i = 0; i < 3; i++) {
             DistributedLock lock = registry.obtain("foo");
-            lock.lock(Duration.ofMillis(500));
+            // Spring Integration's custom 500 ms made 2 s: what matters is that it outlives the
+            // registry's 100 ms default, and a busy machine can stall 300 ms past the sleep.
+            lock.lock(Duration.ofMillis(2000));
             try {
                 assertThat(getRedisLockRegistryLocks(registry)).hasSize(1);
                 Thread.sleep(sleepTimeLongerThanDefaultTTL);
@@ -248,7 +250,8 @@ abstract class SpringIntegrationRegistryPortTests {
         long sleepTimeLongerThanDefaultTTL = 200;
         for (int i = 0; i < 3; i++) {
             DistributedLock lock = registry.obtain("foo");
-            lock.tryLock(Duration.ofMillis(100), Duration.ofMillis(500));
+            // As in testLockWithCustomTtl: 500 ms made 2 s.
+            lock.tryLock(Duration.ofMillis(100), Duration.ofMillis(2000));
             try {
                 assertThat(getRedisLockRegistryLocks(registry)).hasSize(1);
                 Thread.sleep(sleepTimeLongerThanDefaultTTL);
@@ -489,8 +492,12 @@ abstract class SpringIntegrationRegistryPortTests {
 
     @Test
     void testExpireTwoRegistries() throws Exception {
-        DistlockLockRegistry registry1 = registry(this.registryKey, 100);
-        DistlockLockRegistry registry2 = registry(this.registryKey, 100);
+        // Spring Integration's 100 ms lease, made 1 s: the last two steps must run within the lease
+        // registry 2 just took, and a busy 2-core machine stalls longer than 100 ms between two calls
+        // (one failure in 90 runs under load, the lease gone before registry 1 asked). The steps and
+        // assertions are the original's.
+        DistlockLockRegistry registry1 = registry(this.registryKey, 1000);
+        DistlockLockRegistry registry2 = registry(this.registryKey, 1000);
         Lock lock1 = registry1.obtain("foo");
         Lock lock2 = registry2.obtain("foo");
         assertThat(lock1.tryLock()).isTrue();
@@ -513,7 +520,9 @@ abstract class SpringIntegrationRegistryPortTests {
 
     @Test
     void testRenewalOnExpire() throws Exception {
-        long expireAfter = 300L;
+        // Spring Integration's 300 ms made 1 s: a renewal every third of it must not be outrun by a busy
+        // machine's stall; the lock is still held across twice the expiry.
+        long expireAfter = 1000L;
         // There: an expireAfter of 300 ms renewed by setRenewalTaskScheduler(...). A Distlock registry
         // has no scheduler to set (setRenewalTaskScheduler does nothing): its watchdog renews a held
         // lock, here with a watchdog timeout of the case's expireAfter.
@@ -806,8 +815,10 @@ abstract class SpringIntegrationRegistryPortTests {
         DistlockLockRegistry registryOfAnotherProcess = registry(this.registryKey);
         DistributedLock lock = registry.obtain("foo");
         Lock lockOfAnotherProcess = registryOfAnotherProcess.obtain("foo");
-        long ttl = 100;
-        long sleepTimeLongerThanTtl = 110;
+        // Spring Integration's 100 ms made 1 s (and 110 ms, 1.1 s): the renewal must reach Redis within
+        // the first lease, which a busy 2-core machine can let pass between two calls.
+        long ttl = 1000;
+        long sleepTimeLongerThanTtl = 1100;
         assertThat(lock.tryLock(Duration.ofMillis(100), Duration.ofMillis(ttl))).isTrue();
         try {
             registry.renewLock("foo", Duration.ofSeconds(2));
