@@ -6,12 +6,17 @@ import static org.awaitility.Awaitility.await;
 import dev.distlock.core.test.RedisCluster;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.DefaultEventLoopGroupProvider;
+import io.lettuce.core.resource.EventLoopGroupProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -189,6 +194,123 @@ class ClusterTopologyTests {
         }
         multi.unlock(owner);
         assertThat(multi.isLocked()).isFalse();
+    }
+
+    /**
+     * Returns a client that has not talked to the cluster yet, on one Redis I/O thread (Lettuce's own
+     * resources have two at least): every reply then comes back on the thread a continuation runs
+     * on, so that a continuation that waits for a reply waits for itself every time, not only when
+     * the connections involved happen to share a thread. Its first calls connect, load the topology
+     * and the scripts: a 10 s command timeout keeps a loaded machine's cold start from failing them
+     * (a wait for itself then lasts 10 s, longer than the tests wait).
+     * @param ioThread the one I/O thread's provider; shut down by the caller
+     * @return the client
+     */
+    private static LockClient freshClient(EventLoopGroupProvider ioThread) {
+        return LockClient.create(LockClientOptions.builder()
+                .cluster(cluster.uris())
+                .commandTimeout(Duration.ofSeconds(10))
+                .clientResources(DefaultClientResources.builder()
+                        .eventLoopGroupProvider(ioThread)
+                        .build())
+                .build());
+    }
+
+    /**
+     * Takes and releases a multi lock on the masters of the given names with a client of its own:
+     * the JVM has then loaded what a multi lock needs, and the masters its scripts, so that a new
+     * client's first calls are not a cold start's on a loaded machine.
+     * @param names names on two masters
+     */
+    private static void warmUp(List<String> names) throws InterruptedException {
+        try (LockClient warm = LockClient.create(
+                LockClientOptions.builder().cluster(cluster.uris()).build())) {
+            MultiLock multi = MultiLock.of(
+                    warm.getLock("{" + names.get(0) + "}:warm-up"), warm.getLock("{" + names.get(1) + "}:warm-up"));
+            assertThat(multi.tryLock(10, TimeUnit.SECONDS)).isTrue();
+            multi.unlock();
+        }
+    }
+
+    @Test
+    void whenAFreshClientsMultiLockWaitsForAMemberOnAnotherMasterThenItGetsItWithinItsWait() throws Exception {
+        List<String> names = namesOnEveryMaster();
+        String x = names.get(0);
+        String z = names.get(1);
+        warmUp(names);
+        // The first round takes x and is refused z: giving x back is the fresh client's first release,
+        // and it is built on the I/O thread that brought the refusal.
+        assertThat(bob.getLock(z).tryLock(0, 1500, TimeUnit.MILLISECONDS, RedisLock.newOwnerId()))
+                .isTrue();
+        EventLoopGroupProvider ioThread = new DefaultEventLoopGroupProvider(1);
+        LockClient fresh = freshClient(ioThread);
+        try {
+            MultiLock multi = MultiLock.of(fresh.getLock(x), fresh.getLock(z));
+            CompletableFuture<Long> answeredAfter = CompletableFuture.supplyAsync(() -> {
+                long start = System.nanoTime();
+                try {
+                    boolean acquired = multi.tryLock(4, TimeUnit.SECONDS);
+                    long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                    if (acquired) {
+                        multi.unlock();
+                    }
+                    return acquired ? elapsed : -elapsed;
+                } catch (InterruptedException ex) {
+                    throw new IllegalStateException(ex);
+                }
+            });
+            Long millis;
+            try {
+                millis = answeredAfter.get(9500, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException ex) {
+                millis = null;
+            }
+            assertThat(millis)
+                    .as(
+                            "ms until tryLock(4 s) answered true (x held on its master: %s)",
+                            cluster.masterOf(x).command("EXISTS", x))
+                    .isNotNull()
+                    .isBetween(0L, 4000L);
+            assertThat(fresh.heldLocks()).isEmpty();
+            assertThat(cluster.masterOf(x).command("EXISTS", x)).isEqualTo("0");
+            assertThat(cluster.masterOf(z).command("EXISTS", z)).isEqualTo("0");
+        } finally {
+            fresh.close();
+            ioThread.shutdown(0, 2, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void whenAFreshClientUnlocksAMultiLockFromTheCompletionOfItsAcquisitionThenEveryMemberIsReleased()
+            throws Exception {
+        List<String> names = namesOnEveryMaster();
+        String x = names.get(0);
+        String z = names.get(1);
+        warmUp(names);
+        EventLoopGroupProvider ioThread = new DefaultEventLoopGroupProvider(1);
+        LockClient fresh = freshClient(ioThread);
+        try {
+            MultiLock multi = MultiLock.of(fresh.getLock(x), fresh.getLock(z));
+            long owner = RedisLock.newOwnerId();
+            List<String> completedOn = new CopyOnWriteArrayList<>();
+            CompletableFuture<Void> released = multi.tryLockAsync(4, RedisLock.WATCHDOG_LEASE, TimeUnit.SECONDS, owner)
+                    .toCompletableFuture()
+                    .thenCompose(acquired -> {
+                        completedOn.add(Thread.currentThread().getName());
+                        assertThat(acquired).isTrue();
+                        // On the thread that completed the acquisition, as a caller's continuation runs.
+                        return multi.unlockAsync(owner).toCompletableFuture();
+                    });
+            assertThat(released)
+                    .as("unlockAsync from the completion (on %s)", completedOn)
+                    .succeedsWithin(Duration.ofSeconds(8));
+            assertThat(fresh.heldLocks()).isEmpty();
+            assertThat(cluster.masterOf(x).command("EXISTS", x)).isEqualTo("0");
+            assertThat(cluster.masterOf(z).command("EXISTS", z)).isEqualTo("0");
+        } finally {
+            fresh.close();
+            ioThread.shutdown(0, 2, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+        }
     }
 
     /** @return the scripts every master ran so far ({@code EVALSHA} and {@code EVAL} calls) */

@@ -171,7 +171,7 @@ public abstract class KindHooks extends LockOverloads {
      * @return {@code "s"} to use {@code SPUBLISH} (sharded pub/sub in a cluster), else {@code ""}
      */
     protected final String publishFlags() {
-        return engine.connector().shardedPubSub() ? "s" : "";
+        return engine.connector().publishesSharded() ? "s" : "";
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.connection;
 
 import dev.distlock.core.LockException;
+import dev.distlock.core.internal.Failures;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -16,11 +17,15 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 
 /**
@@ -28,8 +33,12 @@ import reactor.core.Disposable;
  * Where the servers know sharded pub/sub (Redis 7+) unlock channels are sharded, as Redisson's are:
  * SSUBSCRIBE is routed to the node serving the channel's slot, and the scripts SPUBLISH there.
  * Otherwise plain PUBLISH reaches subscribers on every node, so one pub/sub connection suffices.
+ * Which of the two is learned as the command connection opens, on the thread that opens it: the
+ * scripts are built on Redis I/O threads too, which must never wait for a reply.
  */
 final class ClusterConnector implements RedisConnector {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterConnector.class);
 
     private final RedisClusterClient client;
     private final String description;
@@ -43,7 +52,11 @@ final class ClusterConnector implements RedisConnector {
     private final Runnable onClose;
     private final List<Runnable> topologyCallbacks = new CopyOnWriteArrayList<>();
     private final Disposable topologyEvents;
+    /** Whether the servers know sharded pub/sub; {@code null} until one answered definitely. */
     private volatile @Nullable Boolean sharded;
+    /** Whether a question about sharded pub/sub is on its way, so that at most one is. */
+    private final AtomicBoolean asking = new AtomicBoolean();
+
     private final ClusterEvictionCheck evictionCheck;
 
     ClusterConnector(
@@ -63,7 +76,8 @@ final class ClusterConnector implements RedisConnector {
         this.nodeClient.setOptions(ClientOptions.copyOf(client.getOptions()));
         this.synced = new DedicatedConnections(nodeClient);
         this.evictionCheck = new ClusterEvictionCheck(client, this::openCommands);
-        this.commands = new LazyConnection<>(() -> evictionCheck.opened(client.connect(StringCodec.UTF8)), description);
+        this.commands = new LazyConnection<>(
+                () -> learnShardedPubSub(evictionCheck.opened(client.connect(StringCodec.UTF8))), description);
         this.pubSub = new LazyConnection<>(() -> client.connectPubSub(StringCodec.UTF8), description);
         // With shared resources this also hears other clients' clusters: callers compare nodes, so a
         // change elsewhere costs them a look, nothing more.
@@ -121,38 +135,84 @@ final class ClusterConnector implements RedisConnector {
         return synced.borrow(node, RedisConnectors.describe(node));
     }
 
-    @Override
-    public boolean shardedPubSub() {
-        Boolean known = sharded;
-        if (known != null) {
-            return known;
+    /**
+     * Asks whether the servers know sharded pub/sub, waiting for the answer: called on the thread
+     * that opens the command connection (the engine's connecting thread or a caller's, never a Redis
+     * I/O thread: {@link LazyConnection} refuses those), before any other call can use it. Without a
+     * definite answer (no reply in time) it is asked again, without waiting, when next needed.
+     * @param connection the cluster connection just opened
+     * @return the connection
+     */
+    private StatefulRedisClusterConnection<String, String> learnShardedPubSub(
+            StatefulRedisClusterConnection<String, String> connection) {
+        if (sharded != null) {
+            return connection;
         }
-        // Redisson's test: servers that answer PUBSUB SHARDNUMSUB support sharded pub/sub. Only a
-        // definite answer is remembered; a connection failure is asked again next time.
-        boolean supported;
         try {
-            commands().pubsubShardNumsub("0").get(timeoutMillis, TimeUnit.MILLISECONDS);
-            supported = true;
-        } catch (ExecutionException ex) {
-            if (!(ex.getCause() instanceof RedisCommandExecutionException)) {
-                throw new LockException(
-                        "Cannot ask " + description + " whether it supports sharded pub/sub: "
-                                + ex.getCause().getMessage(),
-                        ex.getCause());
-            }
-            supported = false;
-        } catch (TimeoutException ex) {
-            throw new LockException(
-                    "Cannot ask " + description + " whether it supports sharded pub/sub: no reply within "
-                            + timeoutMillis + " ms",
-                    ex);
+            ask(connection).get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException ex) {
+            log.debug("Cannot ask {} whether it supports sharded pub/sub yet", description, ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            throw new LockException(
-                    "Interrupted while asking " + description + " whether it supports sharded pub/sub", ex);
         }
-        sharded = supported;
-        return supported;
+        return connection;
+    }
+
+    /**
+     * Sends Redisson's test: servers that answer {@code PUBSUB SHARDNUMSUB} support sharded pub/sub.
+     * Only a definite answer is remembered; a connection failure is asked again later. At most one
+     * question is on its way: a second completes at once, without an answer.
+     * @param connection the cluster connection
+     * @return completes once answered; fails when no definite answer came
+     */
+    private CompletableFuture<Void> ask(StatefulRedisClusterConnection<String, String> connection) {
+        if (!asking.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("asked already"));
+        }
+        CompletableFuture<?> reply;
+        try {
+            reply = connection.async().pubsubShardNumsub("0").toCompletableFuture();
+        } catch (RuntimeException ex) {
+            reply = CompletableFuture.failedFuture(ex);
+        }
+        return reply.handle((ok, failure) -> {
+            Throwable cause = failure == null ? null : Failures.cause(failure);
+            boolean definite = cause == null || cause instanceof RedisCommandExecutionException;
+            if (definite) {
+                sharded = cause == null;
+            }
+            asking.set(false);
+            if (!definite) {
+                throw new CompletionException(cause);
+            }
+            return null;
+        });
+    }
+
+    /** @return the answer, or {@code null} when not known yet: then asked again in the background */
+    private @Nullable Boolean sharded() {
+        Boolean known = sharded;
+        if (known == null) {
+            StatefulRedisClusterConnection<String, String> connection = commands.current();
+            if (connection != null) {
+                ask(connection);
+            }
+        }
+        return known;
+    }
+
+    @Override
+    public boolean shardedPubSub() {
+        Boolean known = sharded();
+        if (known == null) {
+            throw new LockException("Not known yet whether " + description + " supports sharded pub/sub");
+        }
+        return known;
+    }
+
+    @Override
+    public boolean publishesSharded() {
+        return Boolean.TRUE.equals(sharded());
     }
 
     @Override

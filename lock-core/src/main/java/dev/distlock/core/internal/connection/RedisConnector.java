@@ -69,12 +69,24 @@ public interface RedisConnector extends AutoCloseable {
     /**
      * Returns whether unlock channels are sharded ({@code SSUBSCRIBE}/{@code SPUBLISH}): in a
      * cluster whose servers know sharded pub/sub (Redis 7+), decided as Redisson decides it, so
-     * that both libraries publish and listen on the same kind of channel.
+     * that both libraries publish and listen on the same kind of channel. Never waits for Redis
+     * (it is asked on Redis I/O threads too): a cluster learns it as its command connection opens.
      * @return whether pub/sub is sharded
-     * @throws dev.distlock.core.LockException while the servers cannot be asked
+     * @throws dev.distlock.core.LockException while that is not known yet (the servers could not be
+     *     asked); they are asked again meanwhile, without waiting
      */
     default boolean shardedPubSub() {
         return false;
+    }
+
+    /**
+     * Returns whether the scripts announce releases with {@code SPUBLISH}: {@link #shardedPubSub()},
+     * and {@code false} while that is not known yet, as plain {@code PUBLISH} always works. Never
+     * waits for Redis.
+     * @return whether releases publish on sharded channels
+     */
+    default boolean publishesSharded() {
+        return shardedPubSub();
     }
 
     /**
@@ -98,10 +110,10 @@ public interface RedisConnector extends AutoCloseable {
 
     /**
      * Returns the command the scripts publish wake-ups with.
-     * @return {@code SPUBLISH} when {@link #shardedPubSub()}, else {@code PUBLISH}
+     * @return {@code SPUBLISH} when {@link #publishesSharded()}, else {@code PUBLISH}; never waits
      */
     default String publishCommand() {
-        return shardedPubSub() ? "SPUBLISH" : "PUBLISH";
+        return publishesSharded() ? "SPUBLISH" : "PUBLISH";
     }
 
     /**

@@ -115,9 +115,10 @@ public final class RedisCalls {
 
     /**
      * Completes once the command connection is open, opening it on the connecting thread if needed
-     * (in a cluster, also learning the kind of pub/sub). A call starts its deadline after this:
-     * connecting is bounded by the connect timeout, not by the command timeout. While Redis cannot
-     * be reached, tries again until one command timeout from now.
+     * (in a cluster, opening it also learns the kind of pub/sub, which nothing else may wait for).
+     * A call starts its deadline after this: connecting is bounded by the connect timeout, not by
+     * the command timeout. While Redis cannot be reached, tries again until one command timeout
+     * from now.
      * @param lockName lock name for the error message
      * @param action what the call does, e.g. {@code "acquire"}
      * @return completes when connected; fails with a {@link LockException} when it cannot connect
@@ -141,11 +142,6 @@ public final class RedisCalls {
         return call(
                         () -> {
                             connector.commands();
-                            try {
-                                connector.publishCommand();
-                            } catch (LockException ex) {
-                                // Asked again when a release needs it.
-                            }
                             return CompletableFuture.<Void>completedFuture(null);
                         },
                         connectBy,

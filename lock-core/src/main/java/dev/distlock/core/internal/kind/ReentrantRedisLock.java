@@ -283,7 +283,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     /** @return how a release wakes waiters: {@code t} targeted, {@code s} sharded pub/sub */
     String wakeFlags() {
-        boolean sharded = engine.connector().shardedPubSub();
+        boolean sharded = engine.connector().publishesSharded();
         return targetedWakeups() ? (sharded ? "ts" : "t") : (sharded ? "s" : "");
     }
 
