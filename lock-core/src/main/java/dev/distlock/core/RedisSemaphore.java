@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The data is Redisson's {@code RPermitExpirableSemaphore} layout for the same name: the
  * semaphore key holds the number of available permits, {@code {name}:timeout} is a sorted set of the
- * taken permits' ids scored by their expiry (ms since the epoch, by the taking client's clock), and
+ * taken permits' ids scored by their expiry (ms since the epoch, on the Redis server's clock), and
  * releases publish the permits now available on {@code redisson_sc:{name}}. A Redisson client and a
  * Distlock client on the same name share its permits.
  *
@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * semaphore's channel when a permit is given back, and otherwise re-check when the earliest lease of
  * a taken permit ends; they never poll.
  *
- * <p>Permits are not tied to threads: any caller may release a permit by its id. Clocks of the
- * clients sharing a semaphore should agree within a small fraction of the leases they use.
+ * <p>Permits are not tied to threads: any caller may release a permit by its id. Redisson measures
+ * its leases on its own client's clock; mixed with Redisson, keep that clock close to the server's.
  */
 public interface RedisSemaphore {
 

@@ -71,11 +71,7 @@ public final class DefaultRedisSemaphore implements RedisSemaphore {
     public int availablePermits() {
         long deadline = engine.replies().deadlineOnceConnected(name, "count the permits of semaphore");
         CompletableFuture<Long> available = engine.calls().call(() -> new SemaphoreAvailable(
-                        key,
-                        timeouts,
-                        channel,
-                        System.currentTimeMillis(),
-                        engine.connector().publishCommand())
+                        key, timeouts, channel, engine.connector().publishCommand())
                 .run(engine.scripts()));
         return Math.toIntExact(engine.replies().await(available, name, "count the permits of semaphore", deadline));
     }
@@ -102,9 +98,8 @@ public final class DefaultRedisSemaphore implements RedisSemaphore {
     public CompletionStage<String> acquireAsync(long leaseTime, TimeUnit unit) {
         long leaseMillis = Arguments.leaseMillis(leaseTime, unit);
         engine.calls().ensureOpen(name);
-        return new SemaphoreAcquisition(engine, watchdogPermits, this, leaseMillis, Arguments.FOREVER)
-                .start()
-                .thenApply(Objects::requireNonNull);
+        // The acquisition's own future, so that a cancel reaches it; a wait without end never gives null.
+        return new SemaphoreAcquisition(engine, watchdogPermits, this, leaseMillis, Arguments.FOREVER).start();
     }
 
     @Override
@@ -149,12 +144,7 @@ public final class DefaultRedisSemaphore implements RedisSemaphore {
      */
     CompletableFuture<Long> give(String permitId) {
         return engine.calls().call(() -> new SemaphoreRelease(
-                        key,
-                        timeouts,
-                        channel,
-                        permitId,
-                        System.currentTimeMillis(),
-                        engine.connector().publishCommand())
+                        key, timeouts, channel, permitId, engine.connector().publishCommand())
                 .run(engine.scripts()));
     }
 

@@ -72,16 +72,14 @@ final class SemaphoreAcquisition {
             result.completeExceptionally(engine.calls().closedException(semaphore.getName(), null));
             return;
         }
-        long now = System.currentTimeMillis();
-        long expiry = now + (leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis);
+        long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
         engine.calls()
                 .call(() -> new SemaphoreAcquire(
                                 semaphore.key(),
                                 semaphore.timeouts(),
                                 semaphore.channel(),
                                 permitId,
-                                expiry,
-                                now,
+                                lease,
                                 engine.connector().publishCommand())
                         .run(engine.scripts()))
                 .whenComplete((reply, failure) -> {
@@ -113,10 +111,10 @@ final class SemaphoreAcquisition {
             join(remaining);
             return;
         }
-        long earliestExpiry = reply.get(1);
+        long untilEarliestExpiry = reply.get(1);
         long park = Math.min(remaining, MAX_PARK_MILLIS);
-        if (earliestExpiry > 0) {
-            park = Math.min(park, Math.max(1, earliestExpiry - System.currentTimeMillis() + 1));
+        if (untilEarliestExpiry >= 0) {
+            park = Math.min(park, untilEarliestExpiry + 1);
         }
         CompletableFuture<Boolean> wake = joined.park(park, engine.scheduler());
         parked = wake;

@@ -92,8 +92,6 @@ public final class WatchdogPermits {
 
     /** Sends one renewal round; the scheduler calls this, tests may too. */
     public void renewAll() {
-        long now = System.currentTimeMillis();
-        long expiry = now + engine.watchdogMillis();
         for (String timeoutKey : List.copyOf(permits.keySet())) {
             permits.computeIfPresent(timeoutKey, (key, ids) -> ids.isEmpty() ? null : ids);
         }
@@ -101,14 +99,14 @@ public final class WatchdogPermits {
             List<String> all = new ArrayList<>(ids);
             for (int from = 0; from < all.size(); from += BATCH) {
                 List<String> batch = all.subList(from, Math.min(all.size(), from + BATCH));
-                renew(timeoutKey, ids, List.copyOf(batch), now, expiry);
+                renew(timeoutKey, ids, List.copyOf(batch));
             }
         });
     }
 
-    private void renew(String timeoutKey, Set<String> ids, List<String> batch, long now, long expiry) {
+    private void renew(String timeoutKey, Set<String> ids, List<String> batch) {
         engine.calls()
-                .call(() -> new SemaphoreRenew(timeoutKey, now, expiry, batch).run(engine.scripts()))
+                .call(() -> new SemaphoreRenew(timeoutKey, engine.watchdogMillis(), batch).run(engine.scripts()))
                 .whenComplete((renewed, failure) -> {
                     if (failure != null || renewed == null) {
                         log.debug("Could not renew {} semaphore permits; retrying next round", batch.size(), failure);

@@ -3,16 +3,15 @@ package dev.distlock.core.internal.script;
 import java.util.List;
 
 /**
- * Takes one permit of a semaphore ({@code semaphore-acquire}). Replies {@code [1, permits still
- * available]} when taken, else {@code [0, earliest expiry of a taken permit in ms since the epoch,
- * or -1]}.
+ * Takes one permit of a semaphore ({@code semaphore-acquire}), its expiry on the server's clock.
+ * Replies {@code [1, permits still available]} when taken, else {@code [0, ms until the earliest
+ * expiry of a taken permit, or -1]}.
  *
  * @param semaphoreKey the key counting the available permits
  * @param timeoutKey the sorted set of taken permit ids scored by expiry
  * @param channel the semaphore's channel
  * @param permitId the new permit's id, hex text
- * @param expiryMillis its expiry, ms since the epoch
- * @param nowMillis now, ms since the epoch
+ * @param leaseMillis its lease
  * @param publishCommand {@code PUBLISH} or {@code SPUBLISH}
  */
 public record SemaphoreAcquire(
@@ -20,8 +19,7 @@ public record SemaphoreAcquire(
         String timeoutKey,
         String channel,
         String permitId,
-        long expiryMillis,
-        long nowMillis,
+        long leaseMillis,
         String publishCommand)
         implements ScriptCall<List<Long>> {
 
@@ -29,7 +27,7 @@ public record SemaphoreAcquire(
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.SEMAPHORE_ACQUIRE,
             List.of("semaphore key", "timeout key", "semaphore channel"),
-            List.of("permit id", "expiry", "now", "publish command"));
+            List.of("permit id", "lease in ms", "publish command"));
 
     @Override
     public ScriptSignature signature() {
@@ -43,6 +41,6 @@ public record SemaphoreAcquire(
 
     @Override
     public String[] args() {
-        return new String[] {permitId, Long.toString(expiryMillis), Long.toString(nowMillis), publishCommand};
+        return new String[] {permitId, Long.toString(leaseMillis), publishCommand};
     }
 }

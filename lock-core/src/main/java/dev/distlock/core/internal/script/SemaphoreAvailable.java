@@ -9,18 +9,16 @@ import java.util.List;
  * @param semaphoreKey the key counting the available permits
  * @param timeoutKey the sorted set of taken permit ids scored by expiry
  * @param channel the semaphore's channel
- * @param nowMillis now, ms since the epoch
  * @param publishCommand {@code PUBLISH} or {@code SPUBLISH}
  */
-public record SemaphoreAvailable(
-        String semaphoreKey, String timeoutKey, String channel, long nowMillis, String publishCommand)
+public record SemaphoreAvailable(String semaphoreKey, String timeoutKey, String channel, String publishCommand)
         implements ScriptCall<Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.SEMAPHORE_AVAILABLE,
             List.of("semaphore key", "timeout key", "semaphore channel"),
-            List.of("now", "publish command"));
+            List.of("publish command"));
 
     @Override
     public ScriptSignature signature() {
@@ -34,6 +32,6 @@ public record SemaphoreAvailable(
 
     @Override
     public String[] args() {
-        return new String[] {Long.toString(nowMillis), publishCommand};
+        return new String[] {publishCommand};
     }
 }

@@ -11,18 +11,17 @@ import java.util.List;
  * @param timeoutKey the sorted set of taken permit ids scored by expiry
  * @param channel the semaphore's channel
  * @param permitId the permit's id, hex text
- * @param nowMillis now, ms since the epoch
  * @param publishCommand {@code PUBLISH} or {@code SPUBLISH}
  */
 public record SemaphoreRelease(
-        String semaphoreKey, String timeoutKey, String channel, String permitId, long nowMillis, String publishCommand)
+        String semaphoreKey, String timeoutKey, String channel, String permitId, String publishCommand)
         implements ScriptCall<Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.SEMAPHORE_RELEASE,
             List.of("semaphore key", "timeout key", "semaphore channel"),
-            List.of("permit id", "now", "publish command"));
+            List.of("permit id", "publish command"));
 
     @Override
     public ScriptSignature signature() {
@@ -36,6 +35,6 @@ public record SemaphoreRelease(
 
     @Override
     public String[] args() {
-        return new String[] {permitId, Long.toString(nowMillis), publishCommand};
+        return new String[] {permitId, publishCommand};
     }
 }

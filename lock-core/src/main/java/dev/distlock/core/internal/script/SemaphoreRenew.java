@@ -8,16 +8,15 @@ import java.util.stream.Stream;
  * permit: {@code 1} renewed, {@code 0} no longer taken.
  *
  * @param timeoutKey the sorted set of taken permit ids scored by expiry
- * @param nowMillis now, ms since the epoch
- * @param expiryMillis the new expiry, ms since the epoch
+ * @param leaseMillis the lease every renewed permit gets, from the server's now
  * @param permitIds the permits' ids, hex text
  */
-public record SemaphoreRenew(String timeoutKey, long nowMillis, long expiryMillis, List<String> permitIds)
+public record SemaphoreRenew(String timeoutKey, long leaseMillis, List<String> permitIds)
         implements ScriptCall<List<Long>> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
-    public static final ScriptSignature SIGNATURE = new ScriptSignature(
-            Scripts.SEMAPHORE_RENEW, List.of("timeout key"), List.of("now", "expiry", "permit id i"));
+    public static final ScriptSignature SIGNATURE =
+            new ScriptSignature(Scripts.SEMAPHORE_RENEW, List.of("timeout key"), List.of("lease in ms", "permit id i"));
 
     /** Copies the ids. */
     public SemaphoreRenew {
@@ -36,7 +35,7 @@ public record SemaphoreRenew(String timeoutKey, long nowMillis, long expiryMilli
 
     @Override
     public String[] args() {
-        return Stream.concat(Stream.of(Long.toString(nowMillis), Long.toString(expiryMillis)), permitIds.stream())
+        return Stream.concat(Stream.of(Long.toString(leaseMillis)), permitIds.stream())
                 .toArray(String[]::new);
     }
 }

@@ -1,6 +1,7 @@
 -- Permits of a semaphore in Redisson's RPermitExpirableSemaphore layout: the semaphore key counts
 -- the available permits, the timeout key scores each taken permit's id by its expiry (ms since the
--- epoch, the clients' clocks). Redisson stores an id as the bytes its hex text spells; so do we, so
+-- epoch). Distlock reads the Redis server's clock for it (server-clock), never a client's, so that
+-- clients whose clocks disagree still agree on every expiry; Redisson uses its own clock. Redisson stores an id as the bytes its hex text spells; so do we, so
 -- that either library can read the other's permits.
 local function permitBytes(hex)
     return (string.gsub(hex, '..', function(pair) return string.char(tonumber(pair, 16)) end))
