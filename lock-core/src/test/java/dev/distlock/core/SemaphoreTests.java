@@ -264,6 +264,20 @@ class SemaphoreTests {
     }
 
     @Test
+    void whenAPendingAcquisitionIsCancelledThenItKeepsNoPermit() throws Exception {
+        RedisSemaphore semaphore = alice.getSemaphore(name);
+        semaphore.trySetPermits(1);
+        String permit = semaphore.tryAcquire(0, 60, TimeUnit.SECONDS);
+        CompletableFuture<String> waiter =
+                bob.getSemaphore(name).acquireAsync(-1, TimeUnit.SECONDS).toCompletableFuture();
+        Thread.sleep(200);
+        assertThat(waiter.cancel(false)).isTrue();
+        semaphore.release(permit);
+        await().atMost(Duration.ofSeconds(2)).until(() -> semaphore.availablePermits() == 1);
+        assertThat(semaphore.tryAcquire(0, 60, TimeUnit.SECONDS)).isNotNull();
+    }
+
+    @Test
     void whenTheClientClosesThenAWaiterFails() throws Exception {
         LockClient closing = client();
         RedisSemaphore semaphore = closing.getSemaphore(name);
