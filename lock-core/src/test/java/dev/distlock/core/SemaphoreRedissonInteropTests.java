@@ -118,7 +118,7 @@ class SemaphoreRedissonInteropTests {
         Thread.sleep(300);
         assertThat(waiter).isNotDone();
         theirs.release(permit);
-        await().atMost(Duration.ofSeconds(1)).until(waiter::isDone);
+        await().atMost(Duration.ofSeconds(2)).until(waiter::isDone);
         assertThat(waiter.get()).isNotNull();
     }
 
@@ -132,7 +132,7 @@ class SemaphoreRedissonInteropTests {
         Thread.sleep(300);
         assertThat(waiter).isNotDone();
         ours.release(permit);
-        await().atMost(Duration.ofSeconds(1)).until(waiter::isDone);
+        await().atMost(Duration.ofSeconds(2)).until(waiter::isDone);
         assertThat(waiter.get()).isNotNull();
     }
 

@@ -147,7 +147,7 @@ class SemaphoreTests {
         long start = System.nanoTime();
         String permit = bob.getSemaphore(name).tryAcquire(5, 30, TimeUnit.SECONDS);
         assertThat(permit).isNotNull();
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1500);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2500);
     }
 
     @Test
@@ -164,8 +164,7 @@ class SemaphoreTests {
         long closed = System.nanoTime();
         String taken = other.tryAcquire(WATCHDOG.toMillis() + 2000, 30_000, TimeUnit.MILLISECONDS);
         assertThat(taken).isNotNull().isNotEqualTo(permit);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed))
-                .isLessThanOrEqualTo(WATCHDOG.toMillis() + 500);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed)).isLessThan(WATCHDOG.toMillis() + 2000);
     }
 
     @Test
@@ -185,8 +184,9 @@ class SemaphoreTests {
         assertThat(waiter).isNotDone();
         long released = System.nanoTime();
         semaphore.release(permit);
-        await().atMost(Duration.ofSeconds(1)).until(waiter::isDone);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released)).isLessThan(1000);
+        // Far below the waiter's 30 s wait and its holder's 60 s lease: only the release can have woken it.
+        await().atMost(Duration.ofSeconds(2)).until(waiter::isDone);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released)).isLessThan(2000);
         assertThat(waiter.get()).isNotNull();
         assertThat(woken).hasValue(1);
     }
@@ -212,7 +212,7 @@ class SemaphoreTests {
         assertThat(two).isNotDone();
         semaphore.releaseAsync(first).toCompletableFuture().get(5, TimeUnit.SECONDS);
         semaphore.releaseAsync(second).toCompletableFuture().get(5, TimeUnit.SECONDS);
-        await().atMost(Duration.ofSeconds(1)).until(() -> one.isDone() && two.isDone());
+        await().atMost(Duration.ofSeconds(2)).until(() -> one.isDone() && two.isDone());
         assertThat(one.get()).isNotEqualTo(two.get());
     }
 
