@@ -3,9 +3,11 @@ package dev.distlock.core;
 import dev.distlock.core.internal.engine.Arguments;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.kind.DefaultRedisReadWriteLock;
+import dev.distlock.core.internal.kind.DefaultRedisSemaphore;
 import dev.distlock.core.internal.kind.FairRedisLock;
 import dev.distlock.core.internal.kind.FencedRedisLock;
 import dev.distlock.core.internal.kind.ReentrantRedisLock;
+import dev.distlock.core.internal.kind.WatchdogPermits;
 import dev.distlock.core.internal.layout.RedissonLayout;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -28,11 +30,13 @@ import java.util.concurrent.CompletableFuture;
 public final class LockClient implements AutoCloseable {
 
     private final LockEngine engine;
+    private final WatchdogPermits watchdogPermits;
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LockClient.class);
 
     private LockClient(LockClientOptions options) {
         this.engine = new LockEngine(options);
+        this.watchdogPermits = new WatchdogPermits(engine);
         String tag = RedissonLayout.hashTag(options.keyPrefix());
         if (tag != null && !options.clusterNodes().isEmpty()) {
             log.warn(
@@ -104,6 +108,17 @@ public final class LockClient implements AutoCloseable {
      */
     public RedisReadWriteLock getReadWriteLock(String name) {
         return new DefaultRedisReadWriteLock(engine, name);
+    }
+
+    /**
+     * Returns a semaphore whose permits free themselves: each permit has an id and a lease, and
+     * comes back when released or when its lease ends. Redisson's {@code RPermitExpirableSemaphore}
+     * of the same name shares its permits. See {@link RedisSemaphore}.
+     * @param name semaphore name (the key prefix is prepended)
+     * @return a view of the semaphore; nothing is sent to Redis yet
+     */
+    public RedisSemaphore getSemaphore(String name) {
+        return new DefaultRedisSemaphore(engine, watchdogPermits, name);
     }
 
     /**

@@ -158,6 +158,25 @@ public final class RedissonLayout {
     }
 
     /**
+     * Returns the sorted set of a semaphore's taken permits, each id scored by its expiry in ms
+     * since the epoch, as Redisson's {@code RPermitExpirableSemaphore} names it ({@code suffixName}).
+     * The semaphore key itself ({@link #key()}) counts the available permits.
+     * @return <code>&#123;key&#125;:timeout</code>, or {@code key:timeout} when the key contains a brace
+     */
+    public String semaphoreTimeouts() {
+        return base() + ":timeout";
+    }
+
+    /**
+     * Returns the channel on which a semaphore's releases announce the permits now available
+     * (Redisson's waiters read the message as that number).
+     * @return <code>redisson_sc:&#123;key&#125;</code>
+     */
+    public String semaphoreChannel() {
+        return prefixed("redisson_sc");
+    }
+
+    /**
      * Returns the channel on which a fair lock tells one queued waiter that it is its turn.
      * @param ownerField the waiter's owner field
      * @return {@code redisson_lock__channel:{key}:<owner field>}

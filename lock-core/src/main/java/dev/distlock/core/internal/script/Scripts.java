@@ -67,6 +67,22 @@ public final class Scripts {
     /** Multi lock: one hold of every member on one server (one cluster slot) released at once. */
     public static final LuaScript MULTI_RELEASE = LuaScript.load("multi-release", ScriptOutputType.MULTI);
 
+    /** Semaphore: one permit taken, after giving back those whose lease ended. */
+    public static final LuaScript SEMAPHORE_ACQUIRE = LuaScript.load("semaphore-acquire", ScriptOutputType.MULTI);
+
+    /** Semaphore: one permit given back by its id. */
+    public static final LuaScript SEMAPHORE_RELEASE = LuaScript.load("semaphore-release", ScriptOutputType.INTEGER);
+
+    /** Semaphore: permits set when none are set yet. */
+    public static final LuaScript SEMAPHORE_SET_PERMITS =
+            LuaScript.load("semaphore-set-permits", ScriptOutputType.INTEGER);
+
+    /** Semaphore: available permits counted, after giving back those whose lease ended. */
+    public static final LuaScript SEMAPHORE_AVAILABLE = LuaScript.load("semaphore-available", ScriptOutputType.INTEGER);
+
+    /** Semaphore: batched renewal of one semaphore's watchdog permits. */
+    public static final LuaScript SEMAPHORE_RENEW = LuaScript.load("semaphore-renew", ScriptOutputType.MULTI);
+
     private Scripts() {}
 
     /**
@@ -94,6 +110,11 @@ public final class Scripts {
                 RW_WRITE_ABANDON,
                 RW_FORCE_RELEASE,
                 MULTI_ACQUIRE,
-                MULTI_RELEASE);
+                MULTI_RELEASE,
+                SEMAPHORE_ACQUIRE,
+                SEMAPHORE_RELEASE,
+                SEMAPHORE_SET_PERMITS,
+                SEMAPHORE_AVAILABLE,
+                SEMAPHORE_RENEW);
     }
 }

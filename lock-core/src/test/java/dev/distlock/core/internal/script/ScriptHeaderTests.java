@@ -47,7 +47,12 @@ class ScriptHeaderTests {
                 RenewHolds.READ_RENEW,
                 RenewHolds.WRITE_RENEW,
                 MultiAcquire.SIGNATURE,
-                MultiRelease.SIGNATURE);
+                MultiRelease.SIGNATURE,
+                SemaphoreAcquire.SIGNATURE,
+                SemaphoreRelease.SIGNATURE,
+                SemaphoreSetPermits.SIGNATURE,
+                SemaphoreAvailable.SIGNATURE,
+                SemaphoreRenew.SIGNATURE);
     }
 
     @Test
