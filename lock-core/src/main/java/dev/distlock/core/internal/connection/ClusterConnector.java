@@ -1,7 +1,6 @@
 package dev.distlock.core.internal.connection;
 
 import dev.distlock.core.LockException;
-import dev.distlock.core.internal.Failures;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -176,7 +175,10 @@ final class ClusterConnector implements RedisConnector {
             reply = CompletableFuture.failedFuture(ex);
         }
         return reply.handle((ok, failure) -> {
-            Throwable cause = failure == null ? null : Failures.cause(failure);
+            // Unwrapped here: the shared Failures helper sits in a room above this one.
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                    ? failure.getCause()
+                    : failure;
             boolean definite = cause == null || cause instanceof RedisCommandExecutionException;
             if (definite) {
                 sharded = cause == null;
