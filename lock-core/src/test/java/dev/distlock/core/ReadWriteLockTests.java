@@ -8,10 +8,17 @@ import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.Scripts;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -24,6 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ReadWriteLockTests {
 
@@ -64,6 +73,16 @@ class ReadWriteLockTests {
 
     private <T> T onOtherThread(Callable<T> call) throws Exception {
         return executor.submit(call).get(30, TimeUnit.SECONDS);
+    }
+
+    private List<String> claims() {
+        String reply = redis.command("ZRANGE", WRITERS, "0", "-1");
+        return reply.isEmpty() ? List.of() : Arrays.asList(reply.split("\n"));
+    }
+
+    private long serverMillis() {
+        String[] time = redis.command("TIME").split("\n");
+        return Long.parseLong(time[0]) * 1000 + Long.parseLong(time[1]) / 1000;
     }
 
     private long pttl() {
@@ -369,6 +388,120 @@ class ReadWriteLockTests {
         assertThat(redis.command("EXISTS", WRITERS)).isEqualTo("0");
         read.unlock();
         read.unlock();
+        assertThat(TestKeys.lockKeys(redis)).isEmpty();
+    }
+
+    @Test
+    void shouldKeepAnOwnersWriteClaimWhileAnotherOfItsCallsStillWaits() throws Exception {
+        LockClient readerClient = client(Duration.ofSeconds(30));
+        LockClient ownerClient = client(Duration.ofSeconds(30));
+        LockClient lateClient = client(Duration.ofSeconds(30));
+        RedisLock held = readerClient.getReadWriteLock(NAME).readLock();
+        long reader = RedisLock.newOwnerId();
+        assertThat(held.tryLock(0, 30, TimeUnit.SECONDS, reader)).isTrue();
+        // What readers kept out by a claim hear when it is withdrawn; the marker closes the window.
+        String channel = "redisson_rwlock:{" + NAME + "}";
+        String marker = "marker";
+        Queue<String> announced = new ConcurrentLinkedQueue<>();
+        RedisClient listener = RedisClient.create(redis.uri());
+        try (StatefulRedisPubSubConnection<String, String> subscriber = listener.connectPubSub()) {
+            subscriber.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String from, String message) {
+                    announced.add(message);
+                }
+            });
+            subscriber.sync().subscribe(channel);
+
+            // Two tasks of one request share its owner id on one client; the first gives up early.
+            RedisLock write = ownerClient.getReadWriteLock(NAME).writeLock();
+            long owner = RedisLock.newOwnerId();
+            String writerField = ownerClient.getId() + ":" + owner + ":write";
+            CompletableFuture<Boolean> shortWait = write.tryLockAsync(1500, 30_000, TimeUnit.MILLISECONDS, owner)
+                    .toCompletableFuture();
+            await().atMost(Duration.ofSeconds(5)).until(() -> claims().equals(List.of(writerField)));
+            CompletableFuture<Boolean> longWait = write.tryLockAsync(20_000, 30_000, TimeUnit.MILLISECONDS, owner)
+                    .toCompletableFuture();
+
+            assertThat(shortWait.get(10, TimeUnit.SECONDS)).isFalse();
+            List<String> afterGivingUp = claims();
+            RedisLock late = lateClient.getReadWriteLock(NAME).readLock();
+            long lateReader = RedisLock.newOwnerId();
+            boolean lateEntered = late.tryLock(0, 30, TimeUnit.SECONDS, lateReader);
+            if (lateEntered) {
+                late.unlock(lateReader);
+            }
+            redis.command("PUBLISH", channel, marker);
+            await().atMost(Duration.ofSeconds(5)).until(() -> announced.contains(marker));
+
+            assertThat(lateEntered)
+                    .as(
+                            "a new reader while the owner's other task still waits (claims once the first gave up: %s)",
+                            afterGivingUp)
+                    .isFalse();
+            assertThat(announced)
+                    .as("readers told that no writer waits any more, while the owner's other task still waits")
+                    .containsExactly(marker);
+            assertThat(afterGivingUp).containsExactly(writerField);
+            assertThat(longWait).isNotDone();
+
+            held.unlock(reader);
+            assertThat(longWait.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(claims()).isEmpty();
+            write.unlock(owner);
+            assertThat(TestKeys.lockKeys(redis)).isEmpty();
+        } finally {
+            listener.shutdown();
+        }
+    }
+
+    @ParameterizedTest(name = "cancelled: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldWithdrawAnOwnersKeptClaimWhenItsLastCallGivesUpInTheLocalLine(boolean cancelled) throws Exception {
+        LockClient readerClient = client(Duration.ofSeconds(30));
+        LockClient ownerClient = client(Duration.ofSeconds(30));
+        RedisLock held = readerClient.getReadWriteLock(NAME).readLock();
+        long reader = RedisLock.newOwnerId();
+        assertThat(held.tryLock(0, 30, TimeUnit.SECONDS, reader)).isTrue();
+
+        // Local line: the owner's first task, another owner's task, the owner's second task.
+        RedisLock write = ownerClient.getReadWriteLock(NAME).writeLock();
+        long owner = RedisLock.newOwnerId();
+        long other = RedisLock.newOwnerId();
+        String writerField = ownerClient.getId() + ":" + owner + ":write";
+        String otherField = ownerClient.getId() + ":" + other + ":write";
+        CompletableFuture<Boolean> first =
+                write.tryLockAsync(1500, 30_000, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
+        await().atMost(Duration.ofSeconds(5)).until(() -> claims().equals(List.of(writerField)));
+        CompletableFuture<Boolean> otherWait =
+                write.tryLockAsync(20_000, 30_000, TimeUnit.MILLISECONDS, other).toCompletableFuture();
+        CompletableFuture<Boolean> second =
+                write.tryLockAsync(3000, 30_000, TimeUnit.MILLISECONDS, owner).toCompletableFuture();
+
+        assertThat(first.get(10, TimeUnit.SECONDS)).isFalse();
+        // The first task left the owner's claim to the second, which waits behind the other owner's.
+        await().atMost(Duration.ofSeconds(5)).until(() -> claims().contains(otherField));
+        assertThat(claims()).containsExactlyInAnyOrder(writerField, otherField);
+        // Its wait ended in the line: the claim it was left goes with it, not when it lapses.
+        long lapsesAt = (long) Double.parseDouble(redis.command("ZSCORE", WRITERS, writerField));
+        if (cancelled) {
+            second.cancel(false);
+            long[] goneBy = {0};
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                boolean gone = claims().equals(List.of(otherField));
+                goneBy[0] = serverMillis();
+                return gone;
+            });
+            assertThat(goneBy[0]).as("withdrawn before it lapses").isLessThan(lapsesAt);
+        } else {
+            assertThat(second.get(10, TimeUnit.SECONDS)).isFalse();
+            assertThat(claims()).containsExactly(otherField);
+            assertThat(serverMillis()).as("withdrawn before it lapses").isLessThan(lapsesAt);
+        }
+
+        held.unlock(reader);
+        assertThat(otherWait.get(10, TimeUnit.SECONDS)).isTrue();
+        write.unlock(other);
         assertThat(TestKeys.lockKeys(redis)).isEmpty();
     }
 

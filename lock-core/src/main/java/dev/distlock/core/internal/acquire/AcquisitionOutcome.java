@@ -102,9 +102,12 @@ final class AcquisitionOutcome {
         lock.abandonWait(call).whenComplete((ignored, error) -> settle(false));
     }
 
-    /** The caller cancelled while it waited in the local line: it never tried, so nothing is left in Redis. */
+    /**
+     * The caller cancelled while it waited in the local line: it never tried, but another call of
+     * its owner may have left it the owner's entry in Redis, which the kind withdraws if so.
+     */
     void withdrawnUntried() {
-        settle(false);
+        lock.abandonWait(call).whenComplete((ignored, error) -> settle(false));
     }
 
     void failed(Throwable failure) {

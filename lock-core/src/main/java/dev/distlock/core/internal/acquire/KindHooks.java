@@ -149,8 +149,17 @@ public abstract class KindHooks extends LockOverloads {
     }
 
     /**
-     * Called when a call stops waiting without the lock (timeout, cancel); kinds that queue
-     * waiters remove its owner here. Never fails: an entry it cannot remove lapses by itself.
+     * Called as a waiting call enters the lock's local line ({@link #waitsInLocalLine}), before it
+     * waits there for its turn without a Redis call. Kinds whose waiting owner has an entry in Redis
+     * count the call with it here, so that the owner's other calls leave the entry to this one.
+     * @param call the acquisition
+     */
+    protected void entersLocalLine(SingleKeyAcquisition call) {}
+
+    /**
+     * Called when a call stops waiting without the lock (timeout, cancel), having waited in Redis
+     * or in the local line; kinds that queue waiters remove its owner here, unless another call of
+     * the owner still waits with that entry. Never fails: an entry it cannot remove lapses by itself.
      * @param call the acquisition that gives up
      * @return completes once done
      */

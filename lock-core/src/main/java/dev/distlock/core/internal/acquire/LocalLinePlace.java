@@ -66,6 +66,9 @@ final class LocalLinePlace implements LocalWaiterLines.Waiter {
      *     {@link #waitForTurn wait} in
      */
     LocalWaiterLines.@Nullable Queued enter() {
+        // Before the line: a call of the owner that heads it and gives up must leave the owner's
+        // entry in Redis to this one.
+        lock.entersLocalLine(call);
         LocalWaiterLines.Queued place = engine.waiterLines().enter(lock.key, this);
         if (place == null) {
             headsLine = true;

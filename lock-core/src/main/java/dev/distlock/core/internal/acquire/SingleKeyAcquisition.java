@@ -295,8 +295,9 @@ public final class SingleKeyAcquisition {
 
     /**
      * The first attempt fails the call when Redis does not answer. The script may still have run
-     * and queued this caller (a fair queue entry, a waiting writer's claim): withdraw that, so nobody
-     * waits behind a caller that has gone.
+     * and queued this caller (a fair queue entry, a waiting writer's claim), or the caller's wait
+     * ended in the local line with its owner's entry left to it: withdraw that, so nobody waits
+     * behind a caller that has gone.
      * @param wait the wait the attempt announces: the caller's, or {@code 0} for the one attempt of a
      *     caller whose wait ended in the local line
      */
@@ -334,7 +335,7 @@ public final class SingleKeyAcquisition {
 
     private void firstAttemptEnded(long wait, @Nullable Long ttl, @Nullable Throwable failure) {
         if (failure != null) {
-            if (wait != 0 && !engine.isClosed()) {
+            if (waitMillis != 0 && !engine.isClosed()) {
                 lock.abandonWait(this).whenComplete((ignored, error) -> outcome.failed(Failures.cause(failure)));
             } else {
                 outcome.failed(Failures.cause(failure));
@@ -342,8 +343,9 @@ public final class SingleKeyAcquisition {
         } else if (ttl == null) {
             outcome.granted();
         } else if (wait == 0) {
-            // Nothing was queued for a caller that does not wait, so there is nothing to abandon.
-            outcome.gaveUp(false);
+            // Nothing was queued for a caller that does not wait, so there is nothing to abandon; a
+            // caller whose wait ended in the local line may have been left its owner's entry.
+            outcome.gaveUp(waitMillis != 0);
         } else {
             firstRefusal = ttl;
             nextRound(false);

@@ -43,7 +43,7 @@ public final class LockEngine implements AutoCloseable {
     private final boolean cluster;
     private final UncertainAcquisitions uncertainAcquisitions = new UncertainAcquisitions();
     private final LocalWaiterLines waiterLines = new LocalWaiterLines();
-    private final OwnerQueuePlaces queuePlaces = new OwnerQueuePlaces();
+    private final OwnerWaitEntries waitEntries = new OwnerWaitEntries();
     private final RedisCalls calls;
     private final ReplyDeadlines replies;
 
@@ -184,9 +184,9 @@ public final class LockEngine implements AutoCloseable {
         return waiterLines;
     }
 
-    /** @return the calls of this client that share an owner's place in a lock's queue in Redis */
-    public OwnerQueuePlaces queuePlaces() {
-        return queuePlaces;
+    /** @return the calls of this client that share an owner's wait entry in Redis (queue place, write claim) */
+    public OwnerWaitEntries waitEntries() {
+        return waitEntries;
     }
 
     /** @return the scheduler shared by the watchdog and the subscriptions */

@@ -4,7 +4,7 @@ import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.acquire.Attempt;
 import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.LockEngine;
-import dev.distlock.core.internal.engine.OwnerQueuePlaces;
+import dev.distlock.core.internal.engine.OwnerWaitEntries;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.FairAbandon;
 import dev.distlock.core.internal.script.FairAcquire;
@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The queue holds one entry per owner, so the calls of one owner waiting here at once (an
  * explicit owner id used by several tasks) share a place: a call that gives up withdraws it only
- * when no other call of its owner still waits for this lock on this client ({@link OwnerQueuePlaces}).
+ * when no other call of its owner still waits for this lock on this client ({@link OwnerWaitEntries}).
  */
 public class FairRedisLock extends AbstractRedisLock {
 
@@ -48,7 +48,7 @@ public class FairRedisLock extends AbstractRedisLock {
         return LockKind.FAIR;
     }
 
-    /** Which owner's entry in this lock's queue {@link OwnerQueuePlaces} keeps count for. */
+    /** Which owner's entry in this lock's queue {@link OwnerWaitEntries} keeps count for. */
     private record QueuePlace(String key, String ownerField) {}
 
     private QueuePlace queuePlace(long ownerId) {
@@ -65,7 +65,7 @@ public class FairRedisLock extends AbstractRedisLock {
         if (call != null && attempt.waitMillis() != 0) {
             // Before the attempt is sent: from then on a call of this owner that gives up must leave
             // the entry this attempt may queue or renew.
-            engine.queuePlaces().waits(queuePlace(attempt.ownerId()), call);
+            engine.waitEntries().queues(queuePlace(attempt.ownerId()), call);
         }
         long timeout = waiterTimeoutMillis();
         boolean declared = layout.declaresCompanions();
@@ -102,7 +102,7 @@ public class FairRedisLock extends AbstractRedisLock {
     @Override
     protected CompletableFuture<Void> abandonWait(SingleKeyAcquisition call) {
         long ownerId = call.ownerId();
-        if (!engine.queuePlaces().leaves(queuePlace(ownerId), call)) {
+        if (!engine.waitEntries().leaves(queuePlace(ownerId), call)) {
             // The entry is the place of the owner's call that still waits, which asked before anyone
             // queued behind it: withdrawn, that call would lose its turn to them.
             return CompletableFuture.completedFuture(null);
@@ -126,7 +126,7 @@ public class FairRedisLock extends AbstractRedisLock {
 
     @Override
     protected void acquisitionEnded(SingleKeyAcquisition call, boolean acquired, long leaseMillis) {
-        engine.queuePlaces().ended(queuePlace(call.ownerId()), call);
+        engine.waitEntries().ended(queuePlace(call.ownerId()), call);
     }
 
     @Override

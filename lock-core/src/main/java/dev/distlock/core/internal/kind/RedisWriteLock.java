@@ -4,6 +4,7 @@ import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.acquire.Attempt;
 import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.LockEngine;
+import dev.distlock.core.internal.engine.OwnerWaitEntries;
 import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
@@ -24,6 +25,11 @@ import org.jspecify.annotations.Nullable;
  * on the server clock, renewed at every attempt, at least every third of
  * {@code fairLockWaitTimeout}); while a claim is live, new readers stay out, so readers cannot starve
  * writers. The claim is withdrawn when the writer gets the lock or gives up, and lapses if it dies.
+ *
+ * <p>Redis keeps one claim per owner, so the calls of one owner waiting here at once (an explicit
+ * owner id used by several tasks, one trying and the others in the local line) share it: a call that
+ * gives up withdraws it only when no other call of its owner still waits for this lock on this
+ * client ({@link OwnerWaitEntries}).
  */
 public class RedisWriteLock extends AbstractRedisLock {
 
@@ -47,6 +53,13 @@ public class RedisWriteLock extends AbstractRedisLock {
     @Override
     protected String ownerField(long ownerId) {
         return layout.writerField(ownerId);
+    }
+
+    /** Which owner's claim in this lock's waiting writers {@link OwnerWaitEntries} keeps count for. */
+    private record Claim(String key, String writerField) {}
+
+    private Claim claim(long ownerId) {
+        return new Claim(key, ownerField(ownerId));
     }
 
     private long claimTimeoutMillis() {
@@ -82,6 +95,12 @@ public class RedisWriteLock extends AbstractRedisLock {
 
     @Override
     protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        SingleKeyAcquisition call = attempt.call();
+        if (call != null && attempt.waitMillis() != 0) {
+            // Before the attempt is sent: from then on a call of this owner that gives up must leave
+            // the claim this attempt may make or renew.
+            engine.waitEntries().queues(claim(attempt.ownerId()), call);
+        }
         long timeout = claimTimeoutMillis();
         // Readers that keep changing faster than they are read: park briefly and try again.
         return readHolds.run(
@@ -117,7 +136,17 @@ public class RedisWriteLock extends AbstractRedisLock {
     }
 
     @Override
+    protected void entersLocalLine(SingleKeyAcquisition call) {
+        engine.waitEntries().waits(claim(call.ownerId()), call);
+    }
+
+    @Override
     protected CompletableFuture<Void> abandonWait(SingleKeyAcquisition call) {
+        if (!engine.waitEntries().leaves(claim(call.ownerId()), call)) {
+            // Another call of the owner still waits with the claim, and withdrawn it would let new
+            // readers in ahead of that call; or no call of the owner made one.
+            return CompletableFuture.completedFuture(null);
+        }
         // Left behind, the claim would keep new readers out until it lapses.
         return withdrawWaiter(
                 () -> new WriteAbandon(
@@ -131,6 +160,11 @@ public class RedisWriteLock extends AbstractRedisLock {
                 "withdraw the write claim on",
                 "read-write lock",
                 "the claim lapses within one claim timeout");
+    }
+
+    @Override
+    protected void acquisitionEnded(SingleKeyAcquisition call, boolean acquired, long leaseMillis) {
+        engine.waitEntries().ended(claim(call.ownerId()), call);
     }
 
     @Override
