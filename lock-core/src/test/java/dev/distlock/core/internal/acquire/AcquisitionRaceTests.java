@@ -10,6 +10,7 @@ import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.kind.ReentrantRedisLock;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
+import dev.distlock.core.nonblocking.IoThreadsMustNotBlock;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import java.lang.reflect.Field;
@@ -125,7 +126,8 @@ class AcquisitionRaceTests {
                 // at that very moment, and the registry refuses it.
                 if (joins.incrementAndGet() == 2) {
                     new Thread(waiterEngine::close).start();
-                    await().atMost(Duration.ofSeconds(10)).until(waiterEngine::isClosed);
+                    IoThreadsMustNotBlock.onPurpose(
+                            () -> await().atMost(Duration.ofSeconds(10)).until(waiterEngine::isClosed));
                     throw new IllegalStateException("closed");
                 }
                 return super.join(ownerId);
