@@ -74,8 +74,10 @@ class ReshardReadWriteFaultTests {
 
             SlotMigration migration = SlotMigration.begin(cluster, name, cluster.otherMasterThan(name));
             migration.migrate(name);
+            // The readers' grant records stay behind too; the read hold timeouts are what the writer decides on.
             assertThat(migration.keysOnSource())
                     .as("read hold timeouts left behind")
+                    .filteredOn(k -> k.contains(":rwlock_timeout:"))
                     .hasSize(2);
 
             // An attempt that ends while the lock is split must not be granted; one that is still

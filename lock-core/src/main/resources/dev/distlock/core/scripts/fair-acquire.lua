@@ -9,16 +9,28 @@
 --         migration that has not moved the queue with the hash makes Redis refuse the call
 --         (TRYAGAIN) instead of a caller finding no queue and skipping the waiters in it
 -- KEYS[3] deadlines: redisson_lock_timeout:{key}; declared in a cluster only, as the queue
+-- KEYS[4] grant record: of the owner, distlock_lock_grant:{key}:<owner field>; declared in a
+--         cluster when an attempt id is given (elsewhere the script names it from the lock key), so
+--         that a live slot migration that moved the hash without it makes Redis refuse the call
+--         (TRYAGAIN) instead of the record being written on a node where another one still lives
 -- ARGV[1] lease in ms
 -- ARGV[2] owner field
 -- ARGV[3] remaining wait in ms: the caller's (0: do not queue)
 -- ARGV[4] waiter timeout in ms
 -- ARGV[5] longest park in ms
 -- ARGV[6] publish flags: 's' to announce with SPUBLISH (sharded pub/sub) rather than PUBLISH
+-- ARGV[7] attempt id: recorded as the owner's grant when this attempt takes the lock afresh or
+--         adopts a lost grant, so that the clean-up after a lost reply (fair-release's lost
+--         attempts) undoes only what that attempt took ('' for a re-entry of a hold the client
+--         knows, which is never cleaned up)
+-- ARGV[8] adopt: '1' when the owner holds nothing the client knows but an earlier attempt's reply
+--         was lost: a hold of the owner found here is that attempt's, taken over rather than
+--         counted again; '' otherwise
 -- Returns nil when acquired, else how long to park before trying again, in ms.
 --! include layout
 --! include announce
 --! include server-clock
+--! include grant-record
 --! include owner-lease
 local queue = KEYS[2] or companion('redisson_lock_queue', KEYS[1])
 local deadlines = KEYS[3] or companion('redisson_lock_timeout', KEYS[1])
@@ -40,8 +52,19 @@ while head and head ~= owner and redis.call('zscore', deadlines, head) == false 
     head = redis.call('lindex', queue, 0)
 end
 
+local function record()
+    if ARGV[7] ~= '' then
+        record_grant(KEYS[4] or grant_record(KEYS[1], owner), ARGV[7], ARGV[1])
+    end
+end
+
 if redis.call('hexists', KEYS[1], owner) == 1 then
-    redis.call('hincrby', KEYS[1], owner, 1)
+    if ARGV[8] == '1' then
+        -- Adopted: the hold an earlier attempt of this owner took, whose reply was lost.
+        record()
+    else
+        redis.call('hincrby', KEYS[1], owner, 1)
+    end
     extend_lease(KEYS[1], ARGV[1])
     return nil
 end
@@ -62,6 +85,7 @@ if free and (head == false or head == owner) then
     end
     redis.call('hset', KEYS[1], owner, 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
+    record()
     return nil
 end
 

@@ -1,5 +1,5 @@
--- Deletes a read-write lock in the given mode whoever holds it, with its read hold timeouts, and
--- wakes every waiter.
+-- Deletes a read-write lock in the given mode whoever holds it, with its read hold timeouts and its
+-- owners' grant records, and wakes every waiter.
 -- KEYS[1] lock key
 -- KEYS[2] read-write channel
 -- ARGV[1] wake-all message
@@ -15,6 +15,9 @@ if redis.call('hget', key, 'mode') ~= ARGV[2] then
 end
 local base = hash_tagged(key)
 for _, field in ipairs(redis.call('hkeys', key)) do
+    if field ~= 'mode' then
+        redis.call('del', companion('distlock_lock_grant', key) .. ':' .. field)
+    end
     if field ~= 'mode' and string.sub(field, -6) ~= ':write' then
         local count = tonumber(redis.call('hget', key, field))
         if count then

@@ -4,21 +4,33 @@
 -- while one is recorded new readers stay out, so a stream of readers cannot starve writers.
 -- KEYS[1] lock key
 -- KEYS[2] waiting writers: zset of writer field to claim deadline, distlock_rwlock_writers:{key}
--- KEYS[3...] read hold timeouts: the timeout key of every hold of the caller up to its next one,
+-- KEYS[3] grant record: of the reader, distlock_lock_grant:{key}:<reader field>, in a cluster, so
+--         that a live slot migration that moved the hash without it makes Redis refuse the call
+--         (TRYAGAIN) instead of the record being written on a node where another one still lives;
+--         '' elsewhere (the script names it from the lock key)
+-- KEYS[4...] read hold timeouts: the timeout key of every hold of the caller up to its next one,
 --         and of every other reader as the caller last saw the lock (see the rw-holds fragment);
 --         dead readers are dropped only when all are declared, a reader's entry never depends on it
 -- ARGV[1] lease in ms
 -- ARGV[2] reader field: the caller's owner field as a reader (its writer field adds ':write')
+-- ARGV[3] attempt id: recorded as the reader's grant when this attempt takes its first read hold
+--         or adopts a lost grant, so that the clean-up after a lost reply (rw-read-release's lost
+--         attempts) undoes only what that attempt took ('' for a re-entry of a hold the client
+--         knows, which is never cleaned up)
+-- ARGV[4] adopt: '1' when the reader holds nothing the client knows but an earlier attempt's
+--         reply was lost: its newest read hold found here is that attempt's, taken over (its lease
+--         set again) rather than a hold added; '' otherwise
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown), or -4
 -- (no hold granted) when the caller's next hold's timeout key was not declared.
 --! include layout
 --! include server-clock
 --! include rw-holds
+--! include grant-record
 local writers = KEYS[2]
 local now = server_now()
 local key = KEYS[1]
 local base = hash_tagged(key)
-local declared = declared_from(3)
+local declared = declared_from(4)
 
 local mode = redis.call('hget', key, 'mode')
 if mode == 'read' and readers_declared(key, base, declared) then
@@ -35,17 +47,25 @@ local writer = mode == 'write' and redis.call('hexists', key, ARGV[2] .. ':write
 if mode == false or mode == 'read' or writer then
     local reentry = redis.call('hexists', key, reader) == 1
     if writer or reentry or redis.call('zcard', writers) == 0 then
-        local n = (tonumber(redis.call('hget', key, reader)) or 0) + 1
+        local count = tonumber(redis.call('hget', key, reader)) or 0
+        -- Adopted: the newest hold is the one an earlier attempt of this reader took, whose reply was lost.
+        local adopted = reentry and count > 0 and ARGV[4] == '1'
+        local n = adopted and count or count + 1
         if not declared[read_hold(base, reader, n)] then
             return UNDECLARED
         end
         if mode == false then
             redis.call('hset', key, 'mode', 'read')
         end
-        redis.call('hincrby', key, reader, 1)
+        if not adopted then
+            redis.call('hincrby', key, reader, 1)
+        end
         redis.call('set', read_hold(base, reader, n), 1, 'px', ARGV[1])
         local ttl = redis.call('pttl', key)
         redis.call('pexpire', key, math.max(ttl, tonumber(ARGV[1])))
+        if ARGV[3] ~= '' and (adopted or not reentry) then
+            record_grant(KEYS[3] ~= '' and KEYS[3] or grant_record(key, reader), ARGV[3], ARGV[1])
+        end
         return nil
     end
     -- A writer is waiting: park until the holders' leases end or the earliest writer claim lapses.

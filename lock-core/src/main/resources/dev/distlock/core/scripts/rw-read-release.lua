@@ -5,7 +5,10 @@
 --         in a cluster, so that a live slot migration that moved the hash without it makes Redis
 --         refuse the call (TRYAGAIN) instead of a retried request releasing a second hold where
 --         its latch is absent; '' elsewhere (the script names it from the lock key)
--- KEYS[3...] read hold timeouts: the timeout key of every hold of the caller, and of every other
+-- KEYS[3] grant record: of the reader, distlock_lock_grant:{key}:<reader field>, in a cluster, so
+--         that a lost grant does not look like none during a live slot migration; '' elsewhere (the
+--         script names it from the lock key)
+-- KEYS[4...] read hold timeouts: the timeout key of every hold of the caller, and of every other
 --         reader as the caller last saw the lock (see the rw-holds fragment)
 -- ARGV[1] reader field
 -- ARGV[2] request number: this client's count of release requests, which names the latch
@@ -14,6 +17,9 @@
 -- ARGV[5] tidy: '1' to answer -4 unless every reader's holds are declared, '' to release anyway
 -- ARGV[6] which hold: 'first' for an unlock, which ends the hold that expires first (it does not say
 --         which one it ends); 'newest' for the give-back of the newest grant (a cancelled or lost one)
+-- ARGV[7] lost attempts: '' for an unlock; for the clean-up after acquire attempts whose replies
+--         were lost, their ids separated by spaces: then the newest hold is released only when the
+--         reader's grant record names one of them, so a hold granted to a later attempt is kept
 -- Returns nil when the owner holds no read lock, 0 when it still holds some, 1 when it holds none.
 -- Returns -4, with nothing changed and no outcome recorded, when a hold of the caller's was not
 -- declared, or (tidy) one of another reader. Released untidily, undeclared holds of other readers are
@@ -22,12 +28,14 @@
 --! include announce
 --! include unlock-latch
 --! include rw-holds
+--! include grant-record
 local latch = KEYS[2] ~= '' and KEYS[2] or unlock_latch(KEYS[1], ARGV[1], ARGV[2])
+local record = KEYS[3] ~= '' and KEYS[3] or grant_record(KEYS[1], ARGV[1])
 local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
 end
-local declared = declared_from(3)
+local declared = declared_from(4)
 local own = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
 for i = 1, own or 0 do
     if not declared[read_hold(hash_tagged(KEYS[1]), ARGV[1], i)] then
@@ -47,6 +55,10 @@ local function release()
     if not count then
         return nil
     end
+    if ARGV[7] ~= '' and not take_lost_grant(record, ARGV[7]) then
+        -- The reader's holds are not ones the lost attempts took: keep them.
+        return nil
+    end
     local live = false
     for i = count, 1, -1 do
         if redis.call('exists', read_hold(base, reader, i)) == 1 then
@@ -57,6 +69,7 @@ local function release()
     if not live then
         -- Every hold of this reader expired: it no longer holds the lock, whatever the hash still says.
         redis.call('hdel', key, reader)
+        redis.call('del', record)
         local longest = tidy and sweep(key, base) or -3
         if redis.call('hget', key, 'mode') == 'read' then
             if redis.call('hlen', key) <= 1 then
@@ -87,6 +100,7 @@ local function release()
     end
     if count <= 1 then
         redis.call('hdel', key, reader)
+        redis.call('del', record)
     else
         redis.call('hset', key, reader, count - 1)
     end

@@ -3,19 +3,31 @@
 -- gives up, or stops renewing the claim (died).
 -- KEYS[1] lock key
 -- KEYS[2] waiting writers: zset of writer field to claim deadline, distlock_rwlock_writers:{key}
--- KEYS[3...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
+-- KEYS[3] grant record: of the writer, distlock_lock_grant:{key}:<writer field>, in a cluster, so
+--         that a live slot migration that moved the hash without it makes Redis refuse the call
+--         (TRYAGAIN) instead of the record being written on a node where another one still lives;
+--         '' elsewhere (the script names it from the lock key)
+-- KEYS[4...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
 --         saw the lock (see the rw-holds fragment); none is needed while the lock is free
 -- ARGV[1] lease in ms
 -- ARGV[2] writer field
 -- ARGV[3] remaining wait in ms: the caller's (0: no claim)
 -- ARGV[4] claim timeout in ms
 -- ARGV[5] longest park in ms
+-- ARGV[6] attempt id: recorded as the writer's grant when this attempt takes the lock afresh or
+--         adopts a lost grant, so that the clean-up after a lost reply (rw-write-release's lost
+--         attempts) undoes only what that attempt took ('' for a re-entry of a hold the client
+--         knows, which is never cleaned up)
+-- ARGV[7] adopt: '1' when the writer holds nothing the client knows but an earlier attempt's reply
+--         was lost: a write hold of the writer found here is that attempt's, taken over rather than
+--         counted again; '' otherwise
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown), or -4
 -- (no hold granted; a waiting caller's claim recorded) when the lock has read holds whose timeout
 -- keys were not declared.
 --! include layout
 --! include server-clock
 --! include rw-holds
+--! include grant-record
 --! include owner-lease
 local writers = KEYS[2]
 local now = server_now()
@@ -24,11 +36,12 @@ local base = hash_tagged(key)
 
 local writer = ARGV[2]
 local lease = tonumber(ARGV[1])
+local record = KEYS[3] ~= '' and KEYS[3] or grant_record(key, writer)
 local mode = redis.call('hget', key, 'mode')
 local mine = mode == 'write' and redis.call('hexists', key, writer) == 1
 -- A sweep (read mode) and a re-entry (the writer's own read holds keep the lock alive) decide on the
 -- read holds' timeout keys.
-if (mode == 'read' or mine) and not readers_declared(key, base, declared_from(3)) then
+if (mode == 'read' or mine) and not readers_declared(key, base, declared_from(4)) then
     -- Still claim the lock for a caller that waits, so that new readers stay out while it looks.
     if mode == 'read' and tonumber(ARGV[3]) ~= 0 then
         redis.call('zadd', writers, now + tonumber(ARGV[4]), writer)
@@ -49,10 +62,20 @@ if mode == false then
     redis.call('hset', key, 'mode', 'write', writer, 1)
     redis.call('pexpire', key, lease)
     redis.call('zrem', writers, writer)
+    if ARGV[6] ~= '' then
+        record_grant(record, ARGV[6], ARGV[1])
+    end
     return nil
 end
 if mine then
-    redis.call('hincrby', key, writer, 1)
+    if ARGV[7] == '1' then
+        -- Adopted: the hold an earlier attempt of this writer took, whose reply was lost.
+        if ARGV[6] ~= '' then
+            record_grant(record, ARGV[6], ARGV[1])
+        end
+    else
+        redis.call('hincrby', key, writer, 1)
+    end
     -- A re-entry never shortens the writer's other holds, and keeps its own read holds covered.
     redis.call('pexpire', key, math.max(lease, sweep(key, base), redis.call('pttl', key)))
     return nil

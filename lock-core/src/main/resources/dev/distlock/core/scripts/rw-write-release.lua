@@ -7,13 +7,20 @@
 --         in a cluster, so that a live slot migration that moved the hash without it makes Redis
 --         refuse the call (TRYAGAIN) instead of a retried request releasing a second hold where
 --         its latch is absent; '' elsewhere (the script names it from the lock key)
--- KEYS[3...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
+-- KEYS[3] grant record: of the writer, distlock_lock_grant:{key}:<writer field>, in a cluster, so
+--         that a lost grant does not look like none during a live slot migration; '' elsewhere (the
+--         script names it from the lock key)
+-- KEYS[4...] read hold timeouts: the timeout key of every hold of every reader, as the caller last
 --         saw the lock (see the rw-holds fragment)
--- ARGV[1] lease in ms: kept while write holds remain (negative for an unlock: keep at least that much; owner-lease)
+-- ARGV[1] lease in ms: kept while write holds remain (negative for an unlock: keep at least that
+--         much; positive for the give-back of a known grant: set it; owner-lease fragment)
 -- ARGV[2] writer field
 -- ARGV[3] request number: this client's count of release requests, which names the latch
 -- ARGV[4] latch lifetime in ms: how long the latch remembers the outcome (a retry of the request replays it)
 -- ARGV[5] publish flags: 's' to announce with SPUBLISH (sharded pub/sub) rather than PUBLISH
+-- ARGV[6] lost attempts: '' for an unlock; for the clean-up after acquire attempts whose replies
+--         were lost, their ids separated by spaces: then one write hold is released only when the
+--         writer's grant record names one of them, so a hold granted to a later attempt is kept
 -- Returns nil when the owner holds no write lock, 0 when write holds remain, 1 when it holds none.
 -- Returns -4, with nothing changed and no outcome recorded, when the lock has read holds whose
 -- timeout keys were not declared.
@@ -21,13 +28,15 @@
 --! include announce
 --! include unlock-latch
 --! include rw-holds
+--! include grant-record
 --! include owner-lease
 local latch = KEYS[2] ~= '' and KEYS[2] or unlock_latch(KEYS[1], ARGV[2], ARGV[3])
+local record = KEYS[3] ~= '' and KEYS[3] or grant_record(KEYS[1], ARGV[2])
 local replayed, previous = latch_replay(latch)
 if replayed then
     return previous
 end
-if not readers_declared(KEYS[1], hash_tagged(KEYS[1]), declared_from(3)) then
+if not readers_declared(KEYS[1], hash_tagged(KEYS[1]), declared_from(4)) then
     return UNDECLARED
 end
 local function release()
@@ -38,11 +47,16 @@ local function release()
     if redis.call('hget', key, 'mode') ~= 'write' or redis.call('hexists', key, writer) == 0 then
         return nil
     end
+    if ARGV[6] ~= '' and not take_lost_grant(record, ARGV[6]) then
+        -- The writer's hold is not one the lost attempts took: keep it.
+        return nil
+    end
     if redis.call('hincrby', key, writer, -1) > 0 then
         keep_lease(key, ARGV[1], sweep(key, base))
         return 0
     end
     redis.call('hdel', key, writer)
+    redis.call('del', record)
     local longest = sweep(key, base)
     if redis.call('hlen', key) <= 1 then
         redis.call('del', key)

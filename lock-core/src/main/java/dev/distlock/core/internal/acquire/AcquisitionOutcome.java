@@ -6,9 +6,10 @@ import java.util.function.Consumer;
 
 /**
  * How one {@link SingleKeyAcquisition} ends, whichever way: granted, timed out, failed or abandoned. Every
- * ending first cleans up (leaves the wake-up channel, withdraws a queued wait, tells the kind)
- * and only then completes the caller's future, so that a caller never sees the outcome of a call
- * that still has a queue entry or a waiter listing in Redis.
+ * ending first cleans up (leaves the wake-up channel, withdraws a queued wait, tells the kind, gives
+ * back what an attempt whose reply was lost may have taken) and only then completes the caller's
+ * future, so that a caller never sees the outcome of a call that still has a queue entry or a waiter
+ * listing in Redis.
  */
 final class AcquisitionOutcome {
 
@@ -118,6 +119,7 @@ final class AcquisitionOutcome {
     private void settle(boolean acquired) {
         leaveChannel.accept(acquired);
         lock.acquisitionEnded(call, acquired, leaseMillis);
+        lock.lostGrants.ended(call.ownerId(), acquired, leaseMillis);
         settled.complete(null);
     }
 }

@@ -22,6 +22,8 @@ public abstract class KindHooks extends LockOverloads {
     protected final String key;
     /** Every key, channel and field of this lock. */
     protected final RedissonLayout layout;
+    /** The attempts of this lock whose reply may be lost, and the give-back of what they took. */
+    final LostGrants lostGrants;
 
     protected KindHooks(LockEngine engine, String name) {
         this.engine = engine;
@@ -29,13 +31,20 @@ public abstract class KindHooks extends LockOverloads {
         this.layout = engine.layout(engine.key(name));
         // In a cluster a name Redisson's names cannot keep in one slot is stored under a key of its own.
         this.key = layout.key();
+        this.lostGrants = new LostGrants(this);
+    }
+
+    /** @return the attempts of this lock whose reply may be lost ({@link LostGrants}) */
+    protected final LostGrants lostGrants() {
+        return lostGrants;
     }
 
     /** @return this lock's kind, for diagnostics */
     protected abstract LockKind kind();
 
     /**
-     * Runs the acquire script once.
+     * Runs the acquire script once, marked as uncertain until its reply reaches the caller
+     * ({@link LostGrants#attempt}).
      * @param attempt lease, owner, remaining wait and the waiters the caller joined
      * @return {@code null} when acquired, else the ms to wait before trying again ({@code -1} unknown)
      */
@@ -58,6 +67,20 @@ public abstract class KindHooks extends LockOverloads {
      * @return as {@link #release(long, long, String)}
      */
     protected abstract CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId);
+
+    /**
+     * Runs the release script once, by source, to give back the hold that one of the given lost
+     * acquire attempts took, and no other: the script releases one hold only when the owner's grant
+     * record names one of them. By source, because the give-back is sent while Redis may not be
+     * answering and may be the first use of the script on the server: a {@code NOSCRIPT} answered
+     * after the timeout would never be resent, and the lost grant would stay.
+     * @param leaseMillis lease to set on the owner's holds that remain (positive: a give-back)
+     * @param ownerId owner
+     * @param lostAttempts the lost attempts' ids, space-separated
+     * @return as {@link #release(long, long, String)}
+     */
+    protected abstract CompletableFuture<@Nullable Long> releaseLostGrant(
+            long leaseMillis, long ownerId, String lostAttempts);
 
     /**
      * Returns the lease to leave when giving back a grant that no hold records.
@@ -168,7 +191,9 @@ public abstract class KindHooks extends LockOverloads {
     }
 
     /**
-     * Called once when an acquisition ends, whatever the outcome, after it left the wake-up channel.
+     * Called once when an acquisition ends, whatever the outcome, after it left the wake-up channel,
+     * for what the kind keeps about it. What its lost attempts took is given back after this, the
+     * same way for every kind ({@link LostGrants#ended}).
      * @param call the acquisition
      * @param acquired whether it holds the lock
      * @param leaseMillis its lease, {@code -1} for the watchdog

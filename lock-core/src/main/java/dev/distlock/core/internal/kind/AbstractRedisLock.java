@@ -2,6 +2,8 @@ package dev.distlock.core.internal.kind;
 
 import dev.distlock.core.LockListener;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.AttemptGrant;
 import dev.distlock.core.internal.acquire.Blocking;
 import dev.distlock.core.internal.acquire.CompositeLocks;
 import dev.distlock.core.internal.acquire.KindHooks;
@@ -37,6 +39,28 @@ public abstract class AbstractRedisLock extends KindHooks implements Cloneable {
         this.inspection = new Inspection(engine, this.name, key);
         this.events = new LockEvents(engine, this.name);
     }
+
+    /**
+     * Runs the acquire script once. Every kind's attempt is marked the same way
+     * ({@link dev.distlock.core.internal.acquire.LostGrants}): an attempt whose reply is lost is
+     * adopted by the owner's next attempt, or given back when the owner's acquisition ends without
+     * the lock.
+     */
+    @Override
+    protected final CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+        return lostGrants().attempt(attempt, this::acquireOnce);
+    }
+
+    /**
+     * Runs the kind's acquire script once. It records the grant's attempt id in the owner's grant
+     * record when it takes the lock afresh for the owner or adopts a lost grant, and with
+     * {@link AttemptGrant#adopts()} takes over a hold of the owner it finds instead of counting it
+     * again: that hold is a lost attempt's, which nobody was told of.
+     * @param attempt lease, owner, remaining wait and the waiters the caller joined
+     * @param grant how the attempt stands to the owner's others, and its id
+     * @return {@code null} when acquired, else the ms to wait before trying again ({@code -1} unknown)
+     */
+    protected abstract CompletableFuture<@Nullable Long> acquireOnce(Attempt attempt, AttemptGrant grant);
 
     /** Runs the release script once with a fresh request id. @return as {@link #release(long, long, String)} */
     @Override

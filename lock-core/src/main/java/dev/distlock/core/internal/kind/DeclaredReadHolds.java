@@ -50,7 +50,18 @@ final class DeclaredReadHolds {
             @Nullable String reader,
             BiFunction<List<String>, Boolean, ScriptCall<@Nullable Long>> call,
             Supplier<CompletableFuture<@Nullable Long>> undecided) {
-        return attempt(reader, call, undecided, withOwn(lastSeen, reader), ROUNDS);
+        return attempt(reader, call, undecided, withOwn(lastSeen, reader), ROUNDS, false);
+    }
+
+    /**
+     * As {@link #run}, sending the script by source ({@link ScriptCall#runBySource}): for a call
+     * sent while Redis may not be answering, whose {@code NOSCRIPT} would come too late to be resent.
+     */
+    CompletableFuture<@Nullable Long> runBySource(
+            @Nullable String reader,
+            BiFunction<List<String>, Boolean, ScriptCall<@Nullable Long>> call,
+            Supplier<CompletableFuture<@Nullable Long>> undecided) {
+        return attempt(reader, call, undecided, withOwn(lastSeen, reader), ROUNDS, true);
     }
 
     private CompletableFuture<@Nullable Long> attempt(
@@ -58,8 +69,12 @@ final class DeclaredReadHolds {
             BiFunction<List<String>, Boolean, ScriptCall<@Nullable Long>> call,
             Supplier<CompletableFuture<@Nullable Long>> undecided,
             List<String> declared,
-            int roundsLeft) {
-        return call.apply(declared, roundsLeft > 1).run(engine.scripts()).thenCompose(reply -> {
+            int roundsLeft,
+            boolean bySource) {
+        ScriptCall<@Nullable Long> script = call.apply(declared, roundsLeft > 1);
+        CompletableFuture<@Nullable Long> sent =
+                bySource ? script.runBySource(engine.scripts()) : script.run(engine.scripts());
+        return sent.thenCompose(reply -> {
             if (reply == null || reply != ReadHoldTimeouts.UNDECLARED) {
                 return CompletableFuture.completedFuture(reply);
             }
@@ -78,7 +93,8 @@ final class DeclaredReadHolds {
                                 call,
                                 undecided,
                                 RedissonLayout.readHoldTimeouts(key, fields, reader),
-                                roundsLeft - 1);
+                                roundsLeft - 1,
+                                bySource);
                     });
         });
     }

@@ -2,6 +2,7 @@ package dev.distlock.core.internal.kind;
 
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.AttemptGrant;
 import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.engine.OwnerWaitEntries;
@@ -60,7 +61,7 @@ public class FairRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+    protected CompletableFuture<@Nullable Long> acquireOnce(Attempt attempt, AttemptGrant grant) {
         SingleKeyAcquisition call = attempt.call();
         if (call != null && attempt.waitMillis() != 0) {
             // Before the attempt is sent: from then on a call of this owner that gives up must leave
@@ -69,34 +70,49 @@ public class FairRedisLock extends AbstractRedisLock {
         }
         long timeout = waiterTimeoutMillis();
         boolean declared = layout.declaresCompanions();
+        String field = ownerField(attempt.ownerId());
         return new FairAcquire(
                         key,
                         declared ? layout.queue() : null,
                         declared ? layout.deadlines() : null,
+                        declared && grant.attemptId() != null ? layout.grantRecord(field) : null,
                         attempt.leaseMillis(),
-                        ownerField(attempt.ownerId()),
+                        field,
                         attempt.waitMillis(),
                         timeout,
                         Math.max(1, timeout / 3),
-                        publishFlags())
+                        publishFlags(),
+                        grant.idText(),
+                        grant.adoptText())
                 .run(engine.scripts());
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
+        return fairRelease(leaseMillis, ownerId, requestId, "").run(engine.scripts());
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> releaseLostGrant(long leaseMillis, long ownerId, String lostAttempts) {
+        return fairRelease(leaseMillis, ownerId, engine.newRequestId(), lostAttempts)
+                .runBySource(engine.scripts());
+    }
+
+    private FairRelease fairRelease(long leaseMillis, long ownerId, String requestId, String lostAttempts) {
         String field = ownerField(ownerId);
         boolean declared = layout.declaresCompanions();
         return new FairRelease(
-                        key,
-                        declared ? layout.queue() : null,
-                        declared ? layout.deadlines() : null,
-                        declared ? layout.unlockLatch(field, requestId) : null,
-                        leaseMillis,
-                        field,
-                        requestId,
-                        engine.unlockLatchMillis(),
-                        publishFlags())
-                .run(engine.scripts());
+                key,
+                declared ? layout.queue() : null,
+                declared ? layout.deadlines() : null,
+                declared ? layout.unlockLatch(field, requestId) : null,
+                declared ? layout.grantRecord(field) : null,
+                leaseMillis,
+                field,
+                requestId,
+                engine.unlockLatchMillis(),
+                publishFlags(),
+                lostAttempts);
     }
 
     @Override

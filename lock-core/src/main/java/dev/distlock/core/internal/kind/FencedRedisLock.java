@@ -5,6 +5,7 @@ import dev.distlock.core.LockKind;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.internal.AcquiredStages;
 import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.AttemptGrant;
 import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.Arguments;
 import dev.distlock.core.internal.engine.LockEngine;
@@ -14,16 +15,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A reentrant lock whose acquire script also increments {@code redisson_lock_token:{name}};
- * release, renewal and wake-up are the reentrant lock's.
+ * release (including the give-back of a grant whose reply was lost), renewal and wake-up are the
+ * reentrant lock's.
  */
 public final class FencedRedisLock extends ReentrantRedisLock implements FencedLock {
-
-    private static final Logger log = LoggerFactory.getLogger(FencedRedisLock.class);
 
     /**
      * Creates the lock.
@@ -51,42 +49,29 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
-        long leaseMillis = attempt.leaseMillis();
-        long ownerId = attempt.ownerId();
-        CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
-        new FencedAcquire(key, layout.token(), leaseMillis, ownerField(ownerId))
+    protected CompletableFuture<@Nullable Long> acquireOnce(Attempt attempt, AttemptGrant grant) {
+        String field = ownerField(attempt.ownerId());
+        String grantId = grant.attemptId();
+        // A grant whose reply is lost is given back by the reentrant release, as for every kind.
+        return new FencedAcquire(
+                        key,
+                        layout.token(),
+                        grantId != null && layout.declaresCompanions() ? layout.grantRecord(field) : null,
+                        attempt.leaseMillis(),
+                        field,
+                        grant.idText(),
+                        grant.adoptText())
                 .run(engine.scripts())
-                .whenComplete((reply, failure) -> {
-                    if (failure != null) {
-                        toCaller.completeExceptionally(failure);
-                        return;
-                    }
+                .thenApply(reply -> {
                     if (reply.get(0) != 1) {
-                        toCaller.complete(reply.get(1));
-                        return;
+                        return reply.get(1);
                     }
                     SingleKeyAcquisition call = attempt.call();
                     if (call != null) {
                         call.token(reply.get(1));
                     }
-                    if (!toCaller.complete(null)) {
-                        // Granted after the caller stopped waiting: nobody will unlock this hold, so give it
-                        // back. The fenced script counts it as a re-entry if the owner has taken the lock
-                        // since, so one release undoes exactly this grant.
-                        engine.calls()
-                                .call(() -> release(leaseAfterGiveBack(ownerId, leaseMillis), ownerId))
-                                .whenComplete((released, error) -> {
-                                    if (error != null) {
-                                        log.debug(
-                                                "Could not give back a late grant of fenced lock '{}'; it expires with its lease",
-                                                name,
-                                                error);
-                                    }
-                                });
-                    }
+                    return null;
                 });
-        return toCaller;
     }
 
     @Override

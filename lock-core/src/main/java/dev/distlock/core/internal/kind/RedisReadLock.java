@@ -2,6 +2,7 @@ package dev.distlock.core.internal.kind;
 
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.AttemptGrant;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
@@ -9,8 +10,11 @@ import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.ReadAcquire;
 import dev.distlock.core.internal.script.ReadRelease;
 import dev.distlock.core.internal.script.ReadWriteForceRelease;
+import dev.distlock.core.internal.script.ScriptCall;
 import dev.distlock.core.internal.script.Scripts;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,33 +46,60 @@ public class RedisReadLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+    protected CompletableFuture<@Nullable Long> acquireOnce(Attempt attempt, AttemptGrant grant) {
         String reader = ownerField(attempt.ownerId());
         // Readers that keep changing faster than they are read: park briefly and try again.
         return readHolds.run(
                 reader,
-                (timeouts, tidy) -> new ReadAcquire(key, layout.writers(), timeouts, attempt.leaseMillis(), reader),
+                (timeouts, tidy) -> new ReadAcquire(
+                        key,
+                        layout.writers(),
+                        layout.declaresCompanions() ? layout.grantRecord(reader) : "",
+                        timeouts,
+                        attempt.leaseMillis(),
+                        reader,
+                        grant.idText(),
+                        grant.adoptText()),
                 () -> CompletableFuture.completedFuture(1L));
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String reader = ownerField(ownerId);
-        String latch = layout.declaresCompanions() ? layout.unlockLatch(reader, requestId) : "";
+        // An unlock's lease is negative (Release): it does not say which hold it ends.
         return readHolds.run(
-                reader,
-                (timeouts, tidy) -> new ReadRelease(
-                        key,
-                        latch,
-                        timeouts,
-                        reader,
-                        requestId,
-                        engine.unlockLatchMillis(),
-                        publishFlags(),
-                        tidy,
-                        // An unlock's lease is negative (Release): it does not say which hold it ends.
-                        leaseMillis < 0),
+                ownerField(ownerId), readRelease(ownerId, requestId, leaseMillis < 0, ""), () -> undecided(name));
+    }
+
+    /**
+     * Gives back the reader's newest read hold, when one of the lost attempts took it. The lease is
+     * not used: each read hold keeps its own, and the lock's TTL follows the longest one left.
+     */
+    @Override
+    protected CompletableFuture<@Nullable Long> releaseLostGrant(long leaseMillis, long ownerId, String lostAttempts) {
+        return readHolds.runBySource(
+                ownerField(ownerId),
+                readRelease(ownerId, engine.newRequestId(), false, lostAttempts),
                 () -> undecided(name));
+    }
+
+    private BiFunction<List<String>, Boolean, ScriptCall<@Nullable Long>> readRelease(
+            long ownerId, String requestId, boolean unlock, String lostAttempts) {
+        String reader = ownerField(ownerId);
+        boolean declared = layout.declaresCompanions();
+        String latch = declared ? layout.unlockLatch(reader, requestId) : "";
+        String record = declared ? layout.grantRecord(reader) : "";
+        return (timeouts, tidy) -> new ReadRelease(
+                key,
+                latch,
+                record,
+                timeouts,
+                reader,
+                requestId,
+                engine.unlockLatchMillis(),
+                publishFlags(),
+                tidy,
+                unlock,
+                lostAttempts);
     }
 
     @Override

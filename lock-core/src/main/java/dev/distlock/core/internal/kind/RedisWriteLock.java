@@ -2,6 +2,7 @@ package dev.distlock.core.internal.kind;
 
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.AttemptGrant;
 import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.LockEngine;
 import dev.distlock.core.internal.engine.OwnerWaitEntries;
@@ -9,11 +10,14 @@ import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.LuaScript;
 import dev.distlock.core.internal.script.ReadWriteForceRelease;
+import dev.distlock.core.internal.script.ScriptCall;
 import dev.distlock.core.internal.script.Scripts;
 import dev.distlock.core.internal.script.WriteAbandon;
 import dev.distlock.core.internal.script.WriteAcquire;
 import dev.distlock.core.internal.script.WriteRelease;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -86,15 +90,19 @@ public class RedisWriteLock extends AbstractRedisLock {
         return super.beforeAcquire(waitMillis, ownerId);
     }
 
-    /** Readers all try together, so only writers queue locally; an owner holding either side tries at once. */
+    /**
+     * Readers all try together, so only writers queue locally; an owner holding either side tries at
+     * once, and so does one whose earlier attempt may have taken the lock unseen, to adopt that hold.
+     */
     @Override
     protected boolean waitsInLocalLine(long ownerId) {
         return engine.holds().get(key, ownerField(ownerId)) == null
-                && engine.holds().get(key, layout.ownerField(ownerId)) == null;
+                && engine.holds().get(key, layout.ownerField(ownerId)) == null
+                && !lostGrants().lost(ownerId);
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+    protected CompletableFuture<@Nullable Long> acquireOnce(Attempt attempt, AttemptGrant grant) {
         SingleKeyAcquisition call = attempt.call();
         if (call != null && attempt.waitMillis() != 0) {
             // Before the attempt is sent: from then on a call of this owner that gives up must leave
@@ -102,37 +110,56 @@ public class RedisWriteLock extends AbstractRedisLock {
             engine.waitEntries().queues(claim(attempt.ownerId()), call);
         }
         long timeout = claimTimeoutMillis();
+        String writer = ownerField(attempt.ownerId());
         // Readers that keep changing faster than they are read: park briefly and try again.
         return readHolds.run(
                 null,
                 (timeouts, tidy) -> new WriteAcquire(
                         key,
                         layout.writers(),
+                        layout.declaresCompanions() ? layout.grantRecord(writer) : "",
                         timeouts,
                         attempt.leaseMillis(),
-                        ownerField(attempt.ownerId()),
+                        writer,
                         attempt.waitMillis(),
                         timeout,
-                        Math.max(1, timeout / 3)),
+                        Math.max(1, timeout / 3),
+                        grant.idText(),
+                        grant.adoptText()),
                 () -> CompletableFuture.completedFuture(1L));
     }
 
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
-        String writer = ownerField(ownerId);
-        String latch = layout.declaresCompanions() ? layout.unlockLatch(writer, requestId) : "";
         return readHolds.run(
+                null, writeRelease(leaseMillis, ownerId, requestId, ""), () -> RedisReadLock.undecided(name));
+    }
+
+    @Override
+    protected CompletableFuture<@Nullable Long> releaseLostGrant(long leaseMillis, long ownerId, String lostAttempts) {
+        return readHolds.runBySource(
                 null,
-                (timeouts, tidy) -> new WriteRelease(
-                        key,
-                        latch,
-                        timeouts,
-                        leaseMillis,
-                        writer,
-                        requestId,
-                        engine.unlockLatchMillis(),
-                        publishFlags()),
+                writeRelease(leaseMillis, ownerId, engine.newRequestId(), lostAttempts),
                 () -> RedisReadLock.undecided(name));
+    }
+
+    private BiFunction<List<String>, Boolean, ScriptCall<@Nullable Long>> writeRelease(
+            long leaseMillis, long ownerId, String requestId, String lostAttempts) {
+        String writer = ownerField(ownerId);
+        boolean declared = layout.declaresCompanions();
+        String latch = declared ? layout.unlockLatch(writer, requestId) : "";
+        String record = declared ? layout.grantRecord(writer) : "";
+        return (timeouts, tidy) -> new WriteRelease(
+                key,
+                latch,
+                record,
+                timeouts,
+                leaseMillis,
+                writer,
+                requestId,
+                engine.unlockLatchMillis(),
+                publishFlags(),
+                lostAttempts);
     }
 
     @Override

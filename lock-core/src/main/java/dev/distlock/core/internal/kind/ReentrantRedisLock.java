@@ -2,9 +2,9 @@ package dev.distlock.core.internal.kind;
 
 import dev.distlock.core.LockKind;
 import dev.distlock.core.internal.acquire.Attempt;
+import dev.distlock.core.internal.acquire.AttemptGrant;
 import dev.distlock.core.internal.acquire.SingleKeyAcquisition;
 import dev.distlock.core.internal.engine.LockEngine;
-import dev.distlock.core.internal.hold.UncertainAcquisitions;
 import dev.distlock.core.internal.pubsub.ChannelWaiters;
 import dev.distlock.core.internal.pubsub.UnlockSubscriptions;
 import dev.distlock.core.internal.script.ForceRelease;
@@ -67,16 +67,10 @@ public class ReentrantRedisLock extends AbstractRedisLock {
     }
 
     @Override
-    protected CompletableFuture<@Nullable Long> tryOnce(Attempt attempt) {
+    protected CompletableFuture<@Nullable Long> acquireOnce(Attempt attempt, AttemptGrant grant) {
         long leaseMillis = attempt.leaseMillis();
         long ownerId = attempt.ownerId();
         ChannelWaiters waiting = attempt.waiting();
-        // Only an owner this client knows to hold the lock can be re-entering; everyone else skips
-        // the owner check. An acquisition whose reply was lost is then not mistaken for a re-entry.
-        boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
-        AttemptId attemptId = attemptId(ownerId);
-        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
-        int reentry = reentryMode(attemptId, mayReenter);
         boolean listed = waiting != null && targetedWakeups();
         // Callers queued behind this one in the local line wait for the release of its grant: stay listed.
         boolean unregister =
@@ -85,32 +79,20 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         if (call != null) {
             call.keptListing(listed && !unregister);
         }
-        String mode = ACQUIRE_MODES[reentry][listed ? (unregister ? 2 : 1) : 0];
-        // The caller's future is completed only here, and a caller that stops waiting cancels it: exactly
-        // one of the two wins, so a reply nobody received keeps the attempt marked as uncertain.
-        CompletableFuture<@Nullable Long> toCaller = new CompletableFuture<>();
-        String grantId = null;
-        if (!mayReenter) {
-            // A re-entry whose reply is lost leaves one hold too many, which the owner's last unlock releases.
-            grantId = engine.newRequestId();
-            uncertain.begin(attemptId, grantId, toCaller);
-        }
-        CompletableFuture<@Nullable Long> reply;
-        try {
-            String field = ownerField(ownerId);
-            reply = new ReentrantAcquire(
-                            key,
-                            grantId != null && layout.declaresCompanions() ? layout.grantRecord(field) : null,
-                            leaseMillis,
-                            field,
-                            mode,
-                            listed ? engine.listingSlackText() : null,
-                            grantId)
-                    .run(engine.scripts());
-        } catch (RuntimeException ex) {
-            toCaller.completeExceptionally(ex);
-            return toCaller;
-        }
+        // Only an owner this client knows to hold the lock can be re-entering; everyone else skips
+        // the owner check. An acquisition whose reply was lost is then not mistaken for a re-entry.
+        String mode = ACQUIRE_MODES[grant.mode().code() - '0'][listed ? (unregister ? 2 : 1) : 0];
+        String grantId = grant.attemptId();
+        String field = ownerField(ownerId);
+        CompletableFuture<@Nullable Long> reply = new ReentrantAcquire(
+                        key,
+                        grantId != null && layout.declaresCompanions() ? layout.grantRecord(field) : null,
+                        leaseMillis,
+                        field,
+                        mode,
+                        listed ? engine.listingSlackText() : null,
+                        grantId)
+                .run(engine.scripts());
         if (unregister) {
             reply = reply.thenApply(ttl -> {
                 if (ttl == null && waiting.waiting() > 1) {
@@ -120,15 +102,7 @@ public class ReentrantRedisLock extends AbstractRedisLock {
                 return ttl;
             });
         }
-        reply.whenComplete((ttl, failure) -> {
-            if (failure != null) {
-                // The call may still have run: the mark stays, the next attempt adopts what it took.
-                toCaller.completeExceptionally(failure);
-            } else {
-                toCaller.complete(ttl);
-            }
-        });
-        return toCaller;
+        return reply;
     }
 
     @Override
@@ -138,38 +112,9 @@ public class ReentrantRedisLock extends AbstractRedisLock {
 
     @Override
     protected boolean waitsInLocalLine(long ownerId) {
-        if (engine.holds().get(key, ownerField(ownerId)) != null) {
-            return false;
-        }
         // An owner whose earlier attempt may have taken the lock unseen tries at once, to adopt that hold.
-        // Only a lost reply counts: the answered attempts of the owner's other calls (a parked head) are
-        // still marked until pruned, and would send every later call of that owner past the line.
-        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
-        return !uncertain.contains(attemptId(ownerId));
-    }
-
-    /** Which acquisitions {@link UncertainAcquisitions} tells apart: one lock key and owner field. */
-    private record AttemptId(String key, String ownerField) {}
-
-    private AttemptId attemptId(long ownerId) {
-        return new AttemptId(key, ownerField(ownerId));
-    }
-
-    @Override
-    protected void acquisitionEnded(SingleKeyAcquisition call, boolean acquired, long leaseMillis) {
-        acquisitionEnded(call.ownerId(), acquired, leaseMillis);
-    }
-
-    /**
-     * Ends an acquisition of this lock, whichever path took it: forgets the answered attempts of an
-     * owner that got it, or releases what a lost attempt of an owner that gave up may have taken.
-     */
-    void acquisitionEnded(long ownerId, boolean acquired, long leaseMillis) {
-        if (acquired) {
-            engine.uncertainAcquisitions().acquired(attemptId(ownerId));
-        } else {
-            releaseUnseenHold(leaseMillis, ownerId);
-        }
+        return engine.holds().get(key, ownerField(ownerId)) == null
+                && !lostGrants().lost(ownerId);
     }
 
     /**
@@ -181,24 +126,15 @@ public class ReentrantRedisLock extends AbstractRedisLock {
      * @return {@code '0'}, {@code '1'} or {@code '2'}, as {@code reentrant-acquire} reads them
      */
     char batchMode(long ownerId, String attemptId, CompletableFuture<?> toCaller) {
-        boolean mayReenter = engine.holds().get(key, ownerField(ownerId)) != null;
-        AttemptId id = attemptId(ownerId);
-        int reentry = reentryMode(id, mayReenter);
-        if (!mayReenter) {
-            engine.uncertainAcquisitions().begin(id, attemptId, toCaller);
-        }
-        return (char) ('0' + reentry);
+        return lostGrants().begin(ownerId, attemptId, toCaller).mode().code();
     }
 
     /**
-     * Returns the acquire script's re-entry mode: {@code 1} when the owner may hold the lock (a hold
-     * this client knows, or another attempt of the owner in flight, which may be granted first: this
-     * one then counts as a re-entry, so that Redis holds as many as the callers are told), {@code 2}
-     * when an earlier attempt's reply was lost (adopt what it took), else {@code 0}.
+     * Ends an acquisition of this lock taken with other locks in one script: see
+     * {@link dev.distlock.core.internal.acquire.LostGrants#ended}.
      */
-    private int reentryMode(AttemptId id, boolean mayReenter) {
-        UncertainAcquisitions uncertain = engine.uncertainAcquisitions();
-        return mayReenter || uncertain.inFlight(id) ? 1 : uncertain.contains(id) ? 2 : 0;
+    void acquisitionEnded(long ownerId, boolean acquired, long leaseMillis) {
+        lostGrants().ended(ownerId, acquired, leaseMillis);
     }
 
     /** @return the client's engine, for the locks taken with others in one script */
@@ -231,33 +167,14 @@ public class ReentrantRedisLock extends AbstractRedisLock {
         return layout.unlockLatch(ownerField(ownerId), requestNumber);
     }
 
-    /**
-     * The acquire call ends without a hold, but one of its attempts may have taken one whose reply
-     * never reached it: release that once, so that it neither blocks the lock for a lease nor stays
-     * in the bookkeeping. The release names the lost attempts and Redis checks them against the
-     * owner's grant record, so it cannot take away a hold a later attempt of the owner was granted.
-     */
-    private void releaseUnseenHold(long leaseMillis, long ownerId) {
-        if (engine.isClosed() || engine.holds().get(key, ownerField(ownerId)) != null) {
-            return;
-        }
-        long lease = leaseMillis == LockEngine.WATCHDOG ? engine.watchdogMillis() : leaseMillis;
-        engine.uncertainAcquisitions()
-                .gaveUp(
-                        attemptId(ownerId),
-                        lostAttempts -> engine.calls().call(() -> releaseLostGrant(lease, ownerId, lostAttempts)),
-                        lease + engine.options().commandTimeout().toMillis(),
-                        engine.scheduler(),
-                        name);
-    }
-
     @Override
     protected CompletableFuture<@Nullable Long> release(long leaseMillis, long ownerId, String requestId) {
         return release(leaseMillis, ownerId, requestId, "");
     }
 
     /** Releases the hold one of the lost attempts (ids, space-separated) took, and no other. */
-    private CompletableFuture<@Nullable Long> releaseLostGrant(long leaseMillis, long ownerId, String lostAttempts) {
+    @Override
+    protected CompletableFuture<@Nullable Long> releaseLostGrant(long leaseMillis, long ownerId, String lostAttempts) {
         return release(leaseMillis, ownerId, engine.newRequestId(), lostAttempts);
     }
 

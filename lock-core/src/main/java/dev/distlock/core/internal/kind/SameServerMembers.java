@@ -173,7 +173,7 @@ public final class SameServerMembers {
 
     /**
      * Ends an acquisition of the members, whatever its outcome: see
-     * {@link ReentrantRedisLock#acquisitionEnded(long, boolean, long)}.
+     * {@link dev.distlock.core.internal.acquire.LostGrants#ended}.
      * @param ownerId owner
      * @param acquired whether the owner holds every member now
      * @param leaseMillis lease in ms, or {@link LockEngine#WATCHDOG}

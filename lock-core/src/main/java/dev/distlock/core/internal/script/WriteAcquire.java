@@ -6,30 +6,36 @@ import org.jspecify.annotations.Nullable;
 /**
  * Takes or re-enters the write side, claiming it for a caller that waits; replies {@code null} when acquired, else how long to park in ms.
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * channels are named by the script from the lock key; the read hold timeouts it decides on are declared
- * (see {@link ReadHoldTimeouts}).
+ * channels are named by the script from the lock key, and so is the writer's grant record except in a
+ * cluster, where it is declared ({@code ""} elsewhere); the read hold timeouts it decides on are
+ * declared (see {@link ReadHoldTimeouts}).
  */
 public record WriteAcquire(
         String lockKey,
         String waitingWriters,
+        String grantRecord,
         List<String> readHoldTimeouts,
         long leaseMillis,
         String writerField,
         long waitMillis,
         long claimTimeoutMillis,
-        long parkMillis)
+        long parkMillis,
+        String attemptId,
+        String adopt)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_WRITE_ACQUIRE,
-            List.of("lock key", "waiting writers", "read hold timeouts"),
+            List.of("lock key", "waiting writers", "grant record", "read hold timeouts"),
             List.of(
                     "lease in ms",
                     "writer field",
                     "remaining wait in ms",
                     "claim timeout in ms",
-                    "longest park in ms"));
+                    "longest park in ms",
+                    "attempt id",
+                    "adopt"));
 
     @Override
     public ScriptSignature signature() {
@@ -38,7 +44,7 @@ public record WriteAcquire(
 
     @Override
     public String[] keys() {
-        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey, waitingWriters);
+        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey, waitingWriters, grantRecord);
     }
 
     @Override
@@ -48,7 +54,9 @@ public record WriteAcquire(
             writerField,
             Long.toString(waitMillis),
             DecimalText.of(claimTimeoutMillis),
-            DecimalText.of(parkMillis)
+            DecimalText.of(parkMillis),
+            attemptId,
+            adopt
         };
     }
 }

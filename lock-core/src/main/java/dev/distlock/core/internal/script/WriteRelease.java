@@ -6,26 +6,34 @@ import org.jspecify.annotations.Nullable;
 /**
  * Releases one write hold, at most once per request; replies {@code null} (held nothing), {@code 0} (holds remain) or {@code 1} (released).
  * Components are the script's KEYS, then its ARGV, in the order its header names them; the lock's
- * companions and channels are named by the script from the lock key, except the unlock latch, declared
- * in a cluster ({@code ""} elsewhere); the read hold timeouts it decides on are declared (see
- * {@link ReadHoldTimeouts}).
+ * companions and channels are named by the script from the lock key, except the unlock latch and the
+ * writer's grant record, declared in a cluster ({@code ""} elsewhere); the read hold timeouts it
+ * decides on are declared (see {@link ReadHoldTimeouts}).
  */
 public record WriteRelease(
         String lockKey,
         String unlockLatch,
+        String grantRecord,
         List<String> readHoldTimeouts,
         long leaseMillis,
         String writerField,
         String requestNumber,
         long latchMillis,
-        String publishFlags)
+        String publishFlags,
+        String lostAttempts)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_WRITE_RELEASE,
-            List.of("lock key", "unlock latch", "read hold timeouts"),
-            List.of("lease in ms", "writer field", "request number", "latch lifetime in ms", "publish flags"));
+            List.of("lock key", "unlock latch", "grant record", "read hold timeouts"),
+            List.of(
+                    "lease in ms",
+                    "writer field",
+                    "request number",
+                    "latch lifetime in ms",
+                    "publish flags",
+                    "lost attempts"));
 
     @Override
     public ScriptSignature signature() {
@@ -34,13 +42,18 @@ public record WriteRelease(
 
     @Override
     public String[] keys() {
-        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey, unlockLatch);
+        return ReadHoldTimeouts.keys(readHoldTimeouts, lockKey, unlockLatch, grantRecord);
     }
 
     @Override
     public String[] args() {
         return new String[] {
-            DecimalText.of(leaseMillis), writerField, requestNumber, DecimalText.of(latchMillis), publishFlags
+            DecimalText.of(leaseMillis),
+            writerField,
+            requestNumber,
+            DecimalText.of(latchMillis),
+            publishFlags,
+            lostAttempts
         };
     }
 }
