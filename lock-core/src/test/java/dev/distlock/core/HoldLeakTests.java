@@ -38,7 +38,7 @@ class HoldLeakTests {
     }
 
     @Test
-    void whenANestedUnlockFailsThenTheOuterUnlockStillReleasesTheLock() {
+    void whenANestedUnlockFailsThenTheHoldRedisStillCountsIsNoLongerRenewed() {
         String name = "failed-nested-unlock:" + UUID.randomUUID();
         RedisLock lock = client.getLock(name);
         lock.lock();
@@ -50,26 +50,31 @@ class HoldLeakTests {
             redis.command("ACL", "SETUSER", "default", "+evalsha", "+eval");
         }
         lock.unlock();
-        assertThat(redis.command("EXISTS", name))
-                .as("released, not renewed forever with one hold left")
-                .isEqualTo("0");
+        // Redis still counts the hold whose unlock failed. The client does not release it on the strength
+        // of its own count (another task of the owner may have a grant on its way), but no longer renews
+        // it: it expires within the watchdog lease, not renewed forever.
         assertThat(client.heldLocks()).isEmpty();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(redis.command("EXISTS", name))
+                .as("expired, not renewed forever with one hold left")
+                .isEqualTo("0"));
     }
 
     @Test
-    void whenANestedWatchdogHoldIsReleasedThenTheOuterExplicitLeaseRunsOut() {
+    void whenANestedUnlockEndsAnExplicitLeaseThenTheWatchdogHoldLeftIsRenewed() {
         String name = "sticky-watchdog:" + UUID.randomUUID();
         RedisLock lock = client.getLock(name);
         lock.lock(3, TimeUnit.SECONDS);
         lock.lock();
         lock.unlock();
-        assertThat(Long.parseLong(redis.command("PTTL", name)))
-                .as("the outer hold keeps what is left of its 3 s")
-                .isBetween(1L, 3000L);
-        // Renewed every second while the watchdog still covered it; now it must lapse with its lease.
-        await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(redis.command("EXISTS", name)));
-        assertThat(client.heldLocks())
-                .allSatisfy(held -> assertThat(held.watchdog()).isFalse());
+        // An unlock does not say which acquisition it ends: it ends the one that expires first (the 3 s one)
+        // and the watchdog acquisition left is renewed, past the 3 s, until the last unlock.
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10)).until(() -> "1"
+                .equals(redis.command("EXISTS", name)));
+        assertThat(client.heldLocks()).singleElement().satisfies(held -> assertThat(held.watchdog())
+                .isTrue());
+        lock.unlock();
+        assertThat(redis.command("EXISTS", name)).isEqualTo("0");
+        assertThat(client.heldLocks()).isEmpty();
     }
 
     @Test
