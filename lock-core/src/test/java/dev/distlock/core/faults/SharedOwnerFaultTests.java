@@ -73,10 +73,7 @@ class SharedOwnerFaultTests {
 
     @BeforeAll
     static void startRedis() {
-        // Redis 7 refuses DEBUG unless enabled; Redis 6.2 has no such option.
-        redis = RedisServers.majorVersion() >= 7
-                ? RedisServers.start("--enable-debug-command", "yes")
-                : RedisServers.start();
+        redis = RedisServers.startAnsweringDebug();
     }
 
     @AfterAll

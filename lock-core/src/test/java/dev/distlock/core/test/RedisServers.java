@@ -46,6 +46,15 @@ public final class RedisServers {
     }
 
     /**
+     * Starts a server the caller owns that answers {@code DEBUG} (for {@code DEBUG SLEEP}, which freezes it):
+     * Redis 7 refuses the command unless enabled, Redis 6.2 has no such option.
+     * @return the running server
+     */
+    public static RedisServer startAnsweringDebug() {
+        return majorVersion() >= 7 ? start("--enable-debug-command", "yes") : start();
+    }
+
+    /**
      * Starts a server the caller owns.
      * @param extraArgs extra {@code redis-server} arguments, e.g. {@code "--cluster-enabled", "yes"}
      * @return the running server
