@@ -48,6 +48,7 @@ class StarterApiSurfaceTests {
             Map.entry("MicrometerLockObserver", "observer bean"),
             Map.entry("ObservationLockObserver", "observer bean"),
             Map.entry("LockNameTagLimit", "meter filter bean"),
+            Map.entry("ObservationEventMeters", "meter filter bean"),
             Map.entry("LockEventLog", "event log bean"),
             Map.entry("LockEventsReport", "serialized by the endpoint"),
             Map.entry("DistlockEndpointReplies", "the endpoint's reply types, serialized by Actuator"),
