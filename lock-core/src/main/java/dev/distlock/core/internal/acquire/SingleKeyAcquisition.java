@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * Redis I/O thread, the pub/sub thread or the client's timer), so the fields need no locking; only
  * {@link #cancel()} comes from elsewhere, and it only flags the call and cuts its park short.
  */
-public final class SingleKeyAcquisition {
+public final class SingleKeyAcquisition implements dev.distlock.core.internal.engine.OwnerWaitEntries.WaitingCall {
 
     /** Longest park when the holder's lease is unknown (no TTL on the key, or Redis not answering). */
     static final long UNKNOWN_TTL_PARK_MILLIS = 1000;
@@ -246,6 +246,11 @@ public final class SingleKeyAcquisition {
     /** @return whether the caller abandoned the call */
     boolean cancelled() {
         return cancelled;
+    }
+
+    @Override
+    public boolean ended() {
+        return result.isDone();
     }
 
     /** @return whether the caller still waits for this call: not cancelled, client not closed */

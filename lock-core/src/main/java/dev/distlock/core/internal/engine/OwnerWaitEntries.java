@@ -25,6 +25,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class OwnerWaitEntries {
 
+    /** A call that may wait with its owner's entry. */
+    public interface WaitingCall {
+
+        /** @return whether the call has ended (granted, refused, failed or cancelled): it no longer waits */
+        boolean ended();
+    }
+
     /** The calls that wait with one owner's entry. Only read or changed inside the map's compute methods. */
     private static final class Waiting {
         final Set<Object> calls = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -76,6 +83,9 @@ public final class OwnerWaitEntries {
         // In one step with the check: two calls giving up together must not each see the other stay.
         waiting.computeIfPresent(entry, (id, calls) -> {
             calls.calls.remove(call);
+            // A call that ended without leaving (a path that skipped its bookkeeping) must not keep the
+            // entry for good: its owner's queue place or claim would stand with nobody waiting.
+            calls.calls.removeIf(other -> other instanceof WaitingCall waiter && waiter.ended());
             boolean last = calls.calls.isEmpty();
             withdraw[0] = last && calls.queued;
             return last ? null : calls;
