@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.LockListener;
 import dev.distlock.core.Parked;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.test.RedisServer;
@@ -25,6 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -644,6 +646,52 @@ public abstract class AbstractRedisLockContractTests {
             return;
         }
         throw new AssertionError("the cancel never beat the re-entry's grant in 20 rounds");
+    }
+
+    @Test
+    void shouldGiveBackAWatchdogReentryCancelledAsItsGrantIsBooked() throws Exception {
+        // The cancel lands after the grant is booked and before the caller's future completes: the
+        // listener told of the grant cancels it, which a chaos run hit by chance. Given back as an
+        // unlock, it would end the outer 2 s grant and leave the watchdog one, renewed for good.
+        AtomicReference<CompletableFuture<Boolean>> reentry = new AtomicReference<>();
+        AtomicInteger cancelledByListener = new AtomicInteger();
+        LockListener cancelOnGrant = new LockListener() {
+            @Override
+            public void onAcquired(String lockName, long ownerId, long waitNanos) {
+                CompletableFuture<Boolean> pending = reentry.getAndSet(null);
+                if (pending != null && pending.cancel(false)) {
+                    cancelledByListener.incrementAndGet();
+                }
+            }
+        };
+        // A reply that comes before the future is published is not cancelled: tried again then.
+        for (int round = 0; round < 10 && cancelledByListener.get() == 0; round++) {
+            RedisLock lock = newLock(clientA, name + ":" + round).withListener(cancelOnGrant);
+            long owner = RedisLock.newOwnerId();
+            assertThat(lock.tryLock(0, 2, TimeUnit.SECONDS, owner)).isTrue();
+            long grantedAt = System.nanoTime();
+            CompletableFuture<Boolean> pending = lock.tryLockAsync(
+                            0, RedisLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS, owner)
+                    .toCompletableFuture();
+            reentry.set(pending);
+            await().atMost(Duration.ofSeconds(10)).until(pending::isDone);
+            if (!pending.isCancelled()) {
+                reentry.set(null);
+                lock.unlock(owner);
+                lock.unlock(owner);
+                continue;
+            }
+            // Given back, the re-entry leaves the outer hold its own 2 s lease, after which it expires.
+            await().atMost(Duration.ofSeconds(8)).untilAsserted(() -> assertThat(lock.remainTimeToLive())
+                    .as("lease left after the cancelled watchdog re-entry")
+                    .isEqualTo(-2));
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt))
+                    .as("the outer hold's 2 s lease, not a watchdog-renewed one")
+                    .isLessThan(8000);
+        }
+        assertThat(cancelledByListener)
+                .as("re-entries cancelled as their grant was booked")
+                .hasValue(1);
     }
 
     @Test

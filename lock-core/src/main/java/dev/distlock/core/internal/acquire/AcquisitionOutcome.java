@@ -64,8 +64,10 @@ final class AcquisitionOutcome {
         }
         settle(true);
         if (!result.complete(true)) {
-            // Cancelled between the check above and now: the hold is registered, so unlock it the usual way.
-            lock.unlockAsync(call.ownerId());
+            // Cancelled between the check above and now: the grant just booked is given back. An unlock
+            // would end whichever of the owner's grants expires first, and so could leave this one (a
+            // watchdog grant, renewed until the owner's last unlock) in place of the owner's own.
+            Release.givingBack(lock, call.ownerId()).run();
         }
     }
 
