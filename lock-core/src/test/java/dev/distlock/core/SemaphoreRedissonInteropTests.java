@@ -18,15 +18,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.redisson.Redisson;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 /** Redisson's RPermitExpirableSemaphore and a Distlock semaphore of the same name share its permits. */
 class SemaphoreRedissonInteropTests {
 
     private RedisServer redis;
+    private RedissonInterop interop;
     private RedissonClient redisson;
     private LockClient distlock;
     private ExecutorService pool;
@@ -35,19 +34,18 @@ class SemaphoreRedissonInteropTests {
     @BeforeEach
     void setUp() {
         redis = RedisServers.shared();
-        Config config = new Config();
-        config.useSingleServer().setAddress(redis.uri());
-        redisson = Redisson.create(config);
+        interop = new RedissonInterop(redis);
+        redisson = interop.client();
         distlock = LockClient.create(redis.uri());
         pool = Executors.newCachedThreadPool();
         name = "interop-semaphore:" + UUID.randomUUID();
     }
 
     @AfterEach
-    void tearDown() {
+    void tearDown() throws InterruptedException {
         pool.shutdownNow();
         distlock.close();
-        redisson.shutdown();
+        interop.close();
     }
 
     @Test
