@@ -23,9 +23,13 @@
 --         adopts a lost grant, so that the clean-up after a lost reply (fair-release's lost
 --         attempts) undoes only what that attempt took ('' for a re-entry of a hold the client
 --         knows, which is never cleaned up)
--- ARGV[8] adopt: '1' when the owner holds nothing the client knows but an earlier attempt's reply
---         was lost: a hold of the owner found here is that attempt's, taken over rather than
---         counted again; '' otherwise
+-- ARGV[8] mode: '0' fresh: the owner holds nothing the client knows and none of its
+--         attempts is in flight or lost, so a hold of the owner found here is an orphan (its
+--         release was lost in a failover, or failed) that must expire with its lease, not be
+--         re-entered and renewed by every later acquisition; '1' the owner may hold the lock (a
+--         re-entry); '2' adopt: the owner holds nothing the client knows but an earlier attempt's
+--         reply was lost, so a hold of the owner found here is that attempt's, taken over rather
+--         than counted again
 -- Returns nil when acquired, else how long to park before trying again, in ms.
 --! include layout
 --! include announce
@@ -58,8 +62,8 @@ local function record()
     end
 end
 
-if redis.call('hexists', KEYS[1], owner) == 1 then
-    if ARGV[8] == '1' then
+if ARGV[8] ~= '0' and redis.call('hexists', KEYS[1], owner) == 1 then
+    if ARGV[8] == '2' then
         -- Adopted: the hold an earlier attempt of this owner took, whose reply was lost.
         record()
     else

@@ -14,9 +14,13 @@
 --         adopts a lost grant, so that the clean-up after a lost reply (reentrant-release's lost
 --         attempts) undoes only what that attempt took ('' for a re-entry of a hold the client
 --         knows, which is never cleaned up)
--- ARGV[4] adopt: '1' when the owner holds nothing the client knows but an earlier attempt's reply
---         was lost: a hold of the owner found here is that attempt's, taken over (a new token is
---         drawn) rather than counted again; '' otherwise
+-- ARGV[4] mode: '0' fresh: the owner holds nothing the client knows and none of its
+--         attempts is in flight or lost, so a hold of the owner found here is an orphan (its
+--         release was lost in a failover, or failed) that must expire with its lease, not be
+--         re-entered and renewed by every later acquisition; '1' the owner may hold the lock (a
+--         re-entry); '2' adopt: the owner holds nothing the client knows but an earlier attempt's
+--         reply was lost, so a hold of the owner found here is that attempt's, taken over rather
+--         than counted again
 -- Returns {1, token} when acquired, else {0, the holder's remaining lease in ms}.
 --! include layout
 --! include grant-record
@@ -29,8 +33,8 @@ if redis.call('exists', KEYS[1]) == 0 then
     end
     return {1, redis.call('incr', KEYS[2])}
 end
-if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-    if ARGV[4] == '1' then
+if ARGV[4] ~= '0' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    if ARGV[4] == '2' then
         if ARGV[3] ~= '' then
             record_grant(KEYS[3] or grant_record(KEYS[1], ARGV[2]), ARGV[3], ARGV[1])
         end

@@ -17,9 +17,13 @@
 --         or adopts a lost grant, so that the clean-up after a lost reply (rw-read-release's lost
 --         attempts) undoes only what that attempt took ('' for a re-entry of a hold the client
 --         knows, which is never cleaned up)
--- ARGV[4] adopt: '1' when the reader holds nothing the client knows but an earlier attempt's
---         reply was lost: its newest read hold found here is that attempt's, taken over (its lease
---         set again) rather than a hold added; '' otherwise
+-- ARGV[4] mode: '0' fresh: the owner holds nothing the client knows and none of its
+--         attempts is in flight or lost, so a hold of the owner found here is an orphan (its
+--         release was lost in a failover, or failed) that must expire with its lease, not be
+--         re-entered and renewed by every later acquisition; '1' the owner may hold the lock (a
+--         re-entry); '2' adopt: the owner holds nothing the client knows but an earlier attempt's
+--         reply was lost, so a hold of the owner found here is that attempt's, taken over rather
+--         than counted again
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown), or -4
 -- (no hold granted) when the caller's next hold's timeout key was not declared.
 --! include layout
@@ -43,13 +47,16 @@ end
 redis.call('zremrangebyscore', writers, '-inf', now)
 
 local reader = ARGV[2]
+-- The reader's own write hold lets it read whatever its read holds' mode: the write lock's client
+-- knows that hold, not this one.
 local writer = mode == 'write' and redis.call('hexists', key, ARGV[2] .. ':write') == 1
 if mode == false or mode == 'read' or writer then
-    local reentry = redis.call('hexists', key, reader) == 1
+    -- A fresh reader's orphan hold (count and timeout key) is left to expire: not a re-entry.
+    local reentry = ARGV[4] ~= '0' and redis.call('hexists', key, reader) == 1
     if writer or reentry or redis.call('zcard', writers) == 0 then
         local count = tonumber(redis.call('hget', key, reader)) or 0
         -- Adopted: the newest hold is the one an earlier attempt of this reader took, whose reply was lost.
-        local adopted = reentry and count > 0 and ARGV[4] == '1'
+        local adopted = reentry and count > 0 and ARGV[4] == '2'
         local n = adopted and count or count + 1
         if not declared[read_hold(base, reader, n)] then
             return UNDECLARED

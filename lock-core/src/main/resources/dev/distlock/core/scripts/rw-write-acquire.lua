@@ -18,9 +18,13 @@
 --         adopts a lost grant, so that the clean-up after a lost reply (rw-write-release's lost
 --         attempts) undoes only what that attempt took ('' for a re-entry of a hold the client
 --         knows, which is never cleaned up)
--- ARGV[7] adopt: '1' when the writer holds nothing the client knows but an earlier attempt's reply
---         was lost: a write hold of the writer found here is that attempt's, taken over rather than
---         counted again; '' otherwise
+-- ARGV[7] mode: '0' fresh: the owner holds nothing the client knows and none of its
+--         attempts is in flight or lost, so a hold of the owner found here is an orphan (its
+--         release was lost in a failover, or failed) that must expire with its lease, not be
+--         re-entered and renewed by every later acquisition; '1' the owner may hold the lock (a
+--         re-entry); '2' adopt: the owner holds nothing the client knows but an earlier attempt's
+--         reply was lost, so a hold of the owner found here is that attempt's, taken over rather
+--         than counted again
 -- Returns nil when acquired, else how long to park before trying again in ms (-1 unknown), or -4
 -- (no hold granted; a waiting caller's claim recorded) when the lock has read holds whose timeout
 -- keys were not declared.
@@ -38,7 +42,7 @@ local writer = ARGV[2]
 local lease = tonumber(ARGV[1])
 local record = KEYS[3] ~= '' and KEYS[3] or grant_record(key, writer)
 local mode = redis.call('hget', key, 'mode')
-local mine = mode == 'write' and redis.call('hexists', key, writer) == 1
+local mine = mode == 'write' and ARGV[7] ~= '0' and redis.call('hexists', key, writer) == 1
 -- A sweep (read mode) and a re-entry (the writer's own read holds keep the lock alive) decide on the
 -- read holds' timeout keys.
 if (mode == 'read' or mine) and not readers_declared(key, base, declared_from(4)) then
@@ -68,7 +72,7 @@ if mode == false then
     return nil
 end
 if mine then
-    if ARGV[7] == '1' then
+    if ARGV[7] == '2' then
         -- Adopted: the hold an earlier attempt of this writer took, whose reply was lost.
         if ARGV[6] ~= '' then
             record_grant(record, ARGV[6], ARGV[1])

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
-import dev.distlock.core.MultiLock;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.test.Progress;
 import dev.distlock.core.test.RedisServer;
@@ -18,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,30 +44,6 @@ class SharedOwnerFaultTests {
     private LockClient clientB;
     private ExecutorService tasks;
     private String name;
-
-    /** The lock kinds, each with the lock one owner shares and a lock another client contends with. */
-    enum Kind {
-        REENTRANT((client, name) -> client.getLock(name), (client, name) -> client.getLock(name)),
-        FENCED((client, name) -> client.getFencedLock(name), (client, name) -> client.getFencedLock(name)),
-        FAIR((client, name) -> client.getFairLock(name), (client, name) -> client.getFairLock(name)),
-        WRITE(
-                (client, name) -> client.getReadWriteLock(name).writeLock(),
-                (client, name) -> client.getReadWriteLock(name).writeLock()),
-        /** Read holds of one owner; the contender is a writer, which no read hold lets in. */
-        READ((client, name) -> client.getReadWriteLock(name).readLock(), (client, name) -> client.getReadWriteLock(name)
-                .writeLock()),
-        MULTI(
-                (client, name) -> MultiLock.of(client.getLock(name + ":x"), client.getLock(name + ":y")),
-                (client, name) -> client.getLock(name + ":y"));
-
-        private final BiFunction<LockClient, String, RedisLock> shared;
-        private final BiFunction<LockClient, String, RedisLock> contender;
-
-        Kind(BiFunction<LockClient, String, RedisLock> shared, BiFunction<LockClient, String, RedisLock> contender) {
-            this.shared = shared;
-            this.contender = contender;
-        }
-    }
 
     @BeforeAll
     static void startRedis() {
@@ -104,12 +78,12 @@ class SharedOwnerFaultTests {
     }
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void anUnlockOverlappingABlockingReentryOfTheSameOwnerKeepsOneHold(Kind kind) throws Exception {
+    @EnumSource(ContendedKind.class)
+    void anUnlockOverlappingABlockingReentryOfTheSameOwnerKeepsOneHold(ContendedKind kind) throws Exception {
         for (int round = 0; round < 5; round++) {
             String lockName = name + ":" + round;
-            RedisLock lock = kind.shared.apply(clientA, lockName);
-            RedisLock contender = kind.contender.apply(clientB, lockName);
+            RedisLock lock = kind.lock(clientA, lockName);
+            RedisLock contender = kind.contender(clientB, lockName);
             long owner = RedisLock.newOwnerId();
             assertThat(lock.tryLock(0, 30, TimeUnit.SECONDS, owner)).isTrue();
 
@@ -145,10 +119,10 @@ class SharedOwnerFaultTests {
     }
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void oneTasksUnlockKeepsTheLongerLeaseOfTheOtherTask(Kind kind) throws Exception {
-        RedisLock lock = kind.shared.apply(clientA, name);
-        RedisLock contender = kind.contender.apply(clientB, name);
+    @EnumSource(ContendedKind.class)
+    void oneTasksUnlockKeepsTheLongerLeaseOfTheOtherTask(ContendedKind kind) throws Exception {
+        RedisLock lock = kind.lock(clientA, name);
+        RedisLock contender = kind.contender(clientB, name);
         long owner = RedisLock.newOwnerId();
         assertThat(tasks.submit(() -> lock.tryLock(0, 1, TimeUnit.SECONDS, owner))
                         .get(10, TimeUnit.SECONDS))
@@ -169,10 +143,10 @@ class SharedOwnerFaultTests {
     }
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void oneTasksUnlockKeepsTheWatchdogHoldOfTheOtherTaskRenewed(Kind kind) throws Exception {
-        RedisLock lock = kind.shared.apply(clientA, name);
-        RedisLock contender = kind.contender.apply(clientB, name);
+    @EnumSource(ContendedKind.class)
+    void oneTasksUnlockKeepsTheWatchdogHoldOfTheOtherTaskRenewed(ContendedKind kind) throws Exception {
+        RedisLock lock = kind.lock(clientA, name);
+        RedisLock contender = kind.contender(clientB, name);
         long owner = RedisLock.newOwnerId();
         assertThat(tasks.submit(() -> lock.tryLock(0, 1, TimeUnit.SECONDS, owner))
                         .get(10, TimeUnit.SECONDS))
@@ -198,10 +172,10 @@ class SharedOwnerFaultTests {
      * own lease, while another client keeps trying; nobody may be inside together with the other side.
      */
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void twoTasksOfOneOwnerNeverLetAnotherClientIn(Kind kind) throws Exception {
-        RedisLock lock = kind.shared.apply(clientA, name);
-        RedisLock contender = kind.contender.apply(clientB, name);
+    @EnumSource(ContendedKind.class)
+    void twoTasksOfOneOwnerNeverLetAnotherClientIn(ContendedKind kind) throws Exception {
+        RedisLock lock = kind.lock(clientA, name);
+        RedisLock contender = kind.contender(clientB, name);
         long owner = RedisLock.newOwnerId();
         AtomicInteger ownerInside = new AtomicInteger();
         AtomicInteger otherInside = new AtomicInteger();

@@ -44,8 +44,12 @@ public record AttemptGrant(Mode mode, @Nullable String attemptId) {
         return attemptId == null ? "" : attemptId;
     }
 
-    /** @return {@code "1"} when adopting, else {@code ""}: the scripts' adopt argument */
-    public String adoptText() {
-        return adopts() ? "1" : "";
+    /**
+     * @return the mode as the acquire scripts take it: {@code "0"} fresh (a hold of the owner found
+     *     there is an orphan, whose release was lost or failed: never re-entered, so that it expires
+     *     with its lease), {@code "1"} a re-entry, {@code "2"} adopting a lost attempt's hold
+     */
+    public String modeText() {
+        return String.valueOf(mode.code());
     }
 }

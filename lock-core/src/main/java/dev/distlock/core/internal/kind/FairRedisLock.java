@@ -83,7 +83,7 @@ public class FairRedisLock extends AbstractRedisLock {
                         Math.max(1, timeout / 3),
                         publishFlags(),
                         grant.idText(),
-                        grant.adoptText())
+                        grant.modeText())
                 .run(engine.scripts());
     }
 

@@ -60,7 +60,7 @@ public final class FencedRedisLock extends ReentrantRedisLock implements FencedL
                         attempt.leaseMillis(),
                         field,
                         grant.idText(),
-                        grant.adoptText())
+                        grant.modeText())
                 .run(engine.scripts())
                 .thenApply(reply -> {
                     if (reply.get(0) != 1) {

@@ -59,7 +59,7 @@ public class RedisReadLock extends AbstractRedisLock {
                         attempt.leaseMillis(),
                         reader,
                         grant.idText(),
-                        grant.adoptText()),
+                        grant.modeText()),
                 () -> CompletableFuture.completedFuture(1L));
     }
 

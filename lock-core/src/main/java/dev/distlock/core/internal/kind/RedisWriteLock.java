@@ -125,7 +125,7 @@ public class RedisWriteLock extends AbstractRedisLock {
                         timeout,
                         Math.max(1, timeout / 3),
                         grant.idText(),
-                        grant.adoptText()),
+                        grant.modeText()),
                 () -> CompletableFuture.completedFuture(1L));
     }
 
