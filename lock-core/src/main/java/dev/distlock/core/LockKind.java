@@ -25,7 +25,10 @@ public enum LockKind {
     WRITE,
 
     /** {@link RedLock} over independent masters; its holds are those of its members on each master. */
-    RED;
+    RED,
+
+    /** A permit of a {@link RedisSemaphore}, {@link LockClient#getSemaphore(String)}. */
+    SEMAPHORE;
 
     /**
      * Returns the kind's lowercase name, as diagnostics print it.

@@ -1,5 +1,6 @@
 package dev.distlock.core;
 
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -41,6 +42,32 @@ public interface RedisSemaphore {
      * @throws LockException when Redis does not answer in time
      */
     boolean trySetPermits(int permits);
+
+    /**
+     * Sets the number of permits without blocking a thread; see {@link #trySetPermits(int)}.
+     * @param permits the number of permits, zero or more
+     * @return completes with {@code true} when set, {@code false} when the semaphore had its permits set already
+     * @throws IllegalArgumentException when {@code permits} is negative
+     */
+    CompletionStage<Boolean> trySetPermitsAsync(int permits);
+
+    /**
+     * Lists the permits taken now, by any client (Redisson's included), read from the semaphore's
+     * timeout set: each permit's id and how long its lease has left on the Redis server's clock.
+     * Permits whose lease has ended are left out, although Redis may still list them until the next
+     * acquisition or count gives them back. For diagnostics: the list is read in two commands, so it
+     * may be a moment old when it returns.
+     * @return the taken permits, soonest expiry first
+     * @throws LockException when Redis does not answer in time
+     */
+    List<Permit> takenPermits();
+
+    /**
+     * A permit taken now, as {@link #takenPermits()} reports it.
+     * @param id the permit's id, as {@code tryAcquire} returned it to its taker
+     * @param remainingTtlMillis how long its lease has left; a watchdog permit is renewed before it ends
+     */
+    record Permit(String id, long remainingTtlMillis) {}
 
     /**
      * Takes a permit, waiting up to {@code waitTime} for one.

@@ -73,6 +73,52 @@ abstract class AbstractSemaphoreContractTests {
     }
 
     @Test
+    void whenPermitsAreSetAsynchronouslyThenOnlyTheFirstSetCounts() throws Exception {
+        RedisSemaphore semaphore = alice.getSemaphore(name);
+        assertThat(semaphore.trySetPermitsAsync(4).toCompletableFuture().get(5, TimeUnit.SECONDS))
+                .isTrue();
+        assertThat(bob.getSemaphore(name)
+                        .trySetPermitsAsync(9)
+                        .toCompletableFuture()
+                        .get(5, TimeUnit.SECONDS))
+                .isFalse();
+        assertThat(semaphore.availablePermits()).isEqualTo(4);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> semaphore.trySetPermitsAsync(-1))
+                .withMessageContaining("'permits'");
+    }
+
+    @Test
+    void whenPermitsAreTakenThenTakenPermitsListsEveryClientsIdsAndLeases() throws Exception {
+        RedisSemaphore semaphore = alice.getSemaphore(name);
+        assertThat(semaphore.takenPermits()).isEmpty();
+        semaphore.trySetPermits(3);
+        String mine = semaphore.tryAcquire(0, 30, TimeUnit.SECONDS);
+        String theirs = bob.getSemaphore(name).tryAcquire(0, RedisSemaphore.WATCHDOG_LEASE, TimeUnit.SECONDS);
+        List<RedisSemaphore.Permit> taken = semaphore.takenPermits();
+        assertThat(taken).extracting(RedisSemaphore.Permit::id).containsExactlyInAnyOrder(mine, theirs);
+        assertThat(taken).filteredOn(p -> p.id().equals(mine)).singleElement().satisfies(p -> assertThat(
+                        p.remainingTtlMillis())
+                .isBetween(20_000L, 30_000L));
+        assertThat(taken).filteredOn(p -> p.id().equals(theirs)).singleElement().satisfies(p -> assertThat(
+                        p.remainingTtlMillis())
+                .isBetween(1L, WATCHDOG.toMillis()));
+        semaphore.release(mine);
+        assertThat(semaphore.takenPermits())
+                .extracting(RedisSemaphore.Permit::id)
+                .containsExactly(theirs);
+    }
+
+    @Test
+    void whenAPermitsLeaseHasEndedThenTakenPermitsLeavesItOut() throws Exception {
+        RedisSemaphore semaphore = alice.getSemaphore(name);
+        semaphore.trySetPermits(1);
+        assertThat(semaphore.tryAcquire(0, 200, TimeUnit.MILLISECONDS)).isNotNull();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> semaphore.takenPermits().isEmpty());
+    }
+
+    @Test
     void whenAllPermitsAreTakenThenTryAcquireGivesNullAndReleaseGivesOneBack() throws Exception {
         RedisSemaphore semaphore = alice.getSemaphore(name);
         semaphore.trySetPermits(2);

@@ -61,7 +61,7 @@ class LockKindTests {
     @Test
     void shouldNameEveryKindInLowercaseAsDiagnosticsAlwaysHave() {
         assertThat(Stream.of(LockKind.values()).map(LockKind::kindName))
-                .containsExactly("reentrant", "fenced", "fair", "read", "write", "red");
+                .containsExactly("reentrant", "fenced", "fair", "read", "write", "red", "semaphore");
     }
 
     @Test

@@ -29,6 +29,10 @@ public record LockOptions(LockType type, @Nullable Duration waitTime, @Nullable 
      */
     public LockOptions {
         Objects.requireNonNull(type, "'type' must not be null");
+        if (type == LockType.SEMAPHORE) {
+            throw new IllegalArgumentException(
+                    "'type' SEMAPHORE needs a permit count: use LockTemplate.withPermit or tryWithPermit");
+        }
         if (leaseTime != null && (leaseTime.isZero() || (leaseTime.isNegative() && !leaseTime.equals(WATCHDOG)))) {
             throw new IllegalArgumentException(
                     "'leaseTime' must be positive, or Duration.ofMillis(-1) for a watchdog-renewed lease; was "

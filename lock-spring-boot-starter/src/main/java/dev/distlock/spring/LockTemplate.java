@@ -187,4 +187,70 @@ public interface LockTemplate {
     default <T> LockResult<T> tryExecute(String name, String key, Duration waitTime, Supplier<T> callback) {
         return tryExecute(key, waitTime, callback);
     }
+
+    /**
+     * Runs the callback while holding one permit of the semaphore {@code semaphore}, with the
+     * configured wait and lease; see {@link #withPermit(String, int, Duration, Duration, Supplier)}.
+     * @param semaphore semaphore name (also its metrics name)
+     * @param permits permit count, set in Redis when the semaphore has none yet
+     * @param callback code to run
+     * @param <T> result type
+     * @return what the callback returned
+     * @throws LockAcquisitionException if no permit came in time
+     */
+    default <T> @Nullable T withPermit(String semaphore, int permits, Supplier<T> callback) {
+        return withPermit(semaphore, permits, null, null, callback);
+    }
+
+    /**
+     * Runs the callback while holding one permit of the semaphore {@code semaphore}, so that at most
+     * {@code permits} callbacks (and {@link DistributedSemaphore} methods of that name) run at once
+     * across instances; the permit is given back when the callback returns or throws. The count is
+     * set on this instance's first use of the semaphore and a count already in Redis is kept (see
+     * {@link DistributedSemaphore}). Permits are not reentrant: a nested call takes a second one.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}; Distlock's own
+     * template supports it.
+     * @param semaphore semaphore name (also its metrics name)
+     * @param permits permit count, at least 1
+     * @param waitTime how long to wait, {@code null} for the configured one; zero tries once, negative waits as long as it takes
+     * @param leaseTime lease of the permit, {@code null} for the configured one; {@code Duration.ofMillis(-1)} for the watchdog
+     * @param callback code to run
+     * @param <T> result type
+     * @return what the callback returned
+     * @throws LockAcquisitionException if no permit came in time
+     */
+    default <T> @Nullable T withPermit(
+            String semaphore,
+            int permits,
+            @Nullable Duration waitTime,
+            @Nullable Duration leaseTime,
+            Supplier<T> callback) {
+        LockResult<T> result = tryWithPermit(semaphore, permits, waitTime, leaseTime, callback);
+        if (!result.wasExecuted()) {
+            throw new LockAcquisitionException(semaphore, waitTime != null ? waitTime : Duration.ZERO, null);
+        }
+        return result.getValue();
+    }
+
+    /**
+     * Runs the callback if a permit of the semaphore comes within the wait, as
+     * {@link #withPermit(String, int, Duration, Duration, Supplier)}, reporting "no permit" as a
+     * result rather than an exception.
+     * @param semaphore semaphore name (also its metrics name)
+     * @param permits permit count, at least 1
+     * @param waitTime how long to wait, {@code null} for the configured one
+     * @param leaseTime lease of the permit, {@code null} for the configured one
+     * @param callback code to run
+     * @param <T> result type
+     * @return whether it ran, and its result
+     */
+    default <T> LockResult<T> tryWithPermit(
+            String semaphore,
+            int permits,
+            @Nullable Duration waitTime,
+            @Nullable Duration leaseTime,
+            Supplier<T> callback) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not take semaphore permits");
+    }
 }

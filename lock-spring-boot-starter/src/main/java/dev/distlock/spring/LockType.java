@@ -20,7 +20,13 @@ public enum LockType {
     WRITE,
 
     /** Red lock over the independent masters of {@code distlock.redlock.nodes}. */
-    RED;
+    RED,
+
+    /**
+     * One permit of a semaphore ({@link DistributedSemaphore}, {@link LockTemplate#withPermit}); it
+     * needs a permit count, so {@link DistributedLock#type()} and {@link LockOptions} refuse it.
+     */
+    SEMAPHORE;
 
     /**
      * Returns the lock-core kind this type takes: the one mapping from annotation types to kinds,
@@ -36,6 +42,7 @@ public enum LockType {
             case READ -> LockKind.READ;
             case WRITE -> LockKind.WRITE;
             case RED -> LockKind.RED;
+            case SEMAPHORE -> LockKind.SEMAPHORE;
         };
     }
 }

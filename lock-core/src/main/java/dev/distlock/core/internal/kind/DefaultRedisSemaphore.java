@@ -8,6 +8,9 @@ import dev.distlock.core.internal.layout.RedissonLayout;
 import dev.distlock.core.internal.script.SemaphoreAvailable;
 import dev.distlock.core.internal.script.SemaphoreRelease;
 import dev.distlock.core.internal.script.SemaphoreSetPermits;
+import dev.distlock.core.internal.script.SemaphoreTaken;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -65,6 +68,37 @@ public final class DefaultRedisSemaphore implements RedisSemaphore {
                         key, channel, permits, engine.connector().publishCommand())
                 .run(engine.scripts()));
         return engine.replies().await(set, name, "set the permits of semaphore", deadline) == 1;
+    }
+
+    @Override
+    public CompletionStage<Boolean> trySetPermitsAsync(int permits) {
+        if (permits < 0) {
+            throw new IllegalArgumentException("'permits' must not be negative; was " + permits);
+        }
+        engine.calls().ensureOpen(name);
+        return engine.calls()
+                .call(() -> new SemaphoreSetPermits(
+                                key, channel, permits, engine.connector().publishCommand())
+                        .run(engine.scripts()))
+                .thenApply(set -> set == 1);
+    }
+
+    @Override
+    public List<Permit> takenPermits() {
+        long deadline = engine.replies().deadlineOnceConnected(name, "list the permits of semaphore");
+        // A script, not ZRANGE: ids are stored as bytes (Redisson's layout), which only Lua can turn
+        // back into hex text, and the remaining leases are measured on the server's clock.
+        List<Object> taken = engine.replies()
+                .await(
+                        engine.calls().call(() -> new SemaphoreTaken(timeouts).run(engine.scripts())),
+                        name,
+                        "list the permits of semaphore",
+                        deadline);
+        List<Permit> permits = new ArrayList<>(taken.size() / 2);
+        for (int i = 0; i + 1 < taken.size(); i += 2) {
+            permits.add(new Permit((String) taken.get(i), ((Number) taken.get(i + 1)).longValue()));
+        }
+        return List.copyOf(permits);
     }
 
     @Override

@@ -83,6 +83,9 @@ public final class Scripts {
     /** Semaphore: batched renewal of one semaphore's watchdog permits. */
     public static final LuaScript SEMAPHORE_RENEW = LuaScript.load("semaphore-renew", ScriptOutputType.MULTI);
 
+    /** Semaphore: the permits taken now, with the lease each has left (read only). */
+    public static final LuaScript SEMAPHORE_TAKEN = LuaScript.load("semaphore-taken", ScriptOutputType.MULTI);
+
     private Scripts() {}
 
     /**
@@ -115,6 +118,7 @@ public final class Scripts {
                 SEMAPHORE_RELEASE,
                 SEMAPHORE_SET_PERMITS,
                 SEMAPHORE_AVAILABLE,
-                SEMAPHORE_RENEW);
+                SEMAPHORE_RENEW,
+                SEMAPHORE_TAKEN);
     }
 }

@@ -52,6 +52,7 @@ class ScriptHeaderTests {
                 SemaphoreRelease.SIGNATURE,
                 SemaphoreSetPermits.SIGNATURE,
                 SemaphoreAvailable.SIGNATURE,
+                SemaphoreTaken.SIGNATURE,
                 SemaphoreRenew.SIGNATURE);
     }
 

@@ -121,7 +121,8 @@ public class DistlockEndpoint {
                 held,
                 waiters,
                 eventsAfter != null ? LockEventsReport.of(events, eventsAfter) : null,
-                evictionPolicies);
+                evictionPolicies,
+                SemaphoreReports.of(client, holds.permitHolds()));
     }
 
     /**

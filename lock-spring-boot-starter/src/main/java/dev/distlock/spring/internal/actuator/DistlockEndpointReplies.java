@@ -22,14 +22,33 @@ public final class DistlockEndpointReplies {
      * @param events recent lock events, only when asked for with {@code eventsAfter}
      * @param evictionPolicies the {@code maxmemory-policy} of each server that holds this instance's
      *     locks, red-lock nodes included, as the clients read them when they connected
+     * @param semaphores the semaphores this instance holds permits of, with every permit taken in Redis
      */
     public record LocksReport(
             String clientId,
             List<HeldLockReport> held,
             List<WaiterReport> waiters,
             @Nullable LockEventsReport events,
-            List<EvictionPolicyReport> evictionPolicies)
+            List<EvictionPolicyReport> evictionPolicies,
+            List<SemaphoreReport> semaphores)
             implements OperationResponseBody {
+
+        /**
+         * Creates a report without semaphores.
+         * @param clientId the client's id
+         * @param held holds
+         * @param waiters waiters
+         * @param events recent lock events, or {@code null}
+         * @param evictionPolicies eviction policy of each server
+         */
+        public LocksReport(
+                String clientId,
+                List<HeldLockReport> held,
+                List<WaiterReport> waiters,
+                @Nullable LockEventsReport events,
+                List<EvictionPolicyReport> evictionPolicies) {
+            this(clientId, held, waiters, events, evictionPolicies, List.of());
+        }
 
         /**
          * Creates a report without eviction policies.
@@ -56,6 +75,40 @@ public final class DistlockEndpointReplies {
             this(clientId, held, waiters, null);
         }
     }
+
+    /**
+     * A semaphore this instance holds permits of.
+     * @param name the semaphore's name
+     * @param key its Redis key
+     * @param availablePermits permits free now, or {@code null} when Redis could not be read
+     * @param permits every permit taken now, by any instance, soonest expiry first
+     * @param error why Redis could not be read, or {@code null}
+     */
+    public record SemaphoreReport(
+            String name,
+            String key,
+            @Nullable Integer availablePermits,
+            List<PermitReport> permits,
+            @Nullable String error) {}
+
+    /**
+     * One permit taken, with its holder when it is this instance's.
+     * @param permitId the permit's id
+     * @param remainingTtlMillis how long its lease has left
+     * @param annotationName the annotation's or template call's semaphore name, when held here
+     * @param ownerThread the holding thread, when held here by a blocking call
+     * @param heldSince when it was taken, when held here
+     * @param watchdog whether the watchdog renews it, when held here
+     * @param method what runs under it, when held here
+     */
+    public record PermitReport(
+            String permitId,
+            long remainingTtlMillis,
+            @Nullable String annotationName,
+            @Nullable String ownerThread,
+            @Nullable Instant heldSince,
+            @Nullable Boolean watchdog,
+            @Nullable String method) {}
 
     /**
      * One server's eviction policy.

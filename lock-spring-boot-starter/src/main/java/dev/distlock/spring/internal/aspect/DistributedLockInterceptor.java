@@ -75,7 +75,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
                 lockMethod.waitTime(),
                 lockMethod.leaseTime(),
                 lockMethod.description() + "()",
-                lockMethod.minHoldTime());
+                lockMethod.minHoldTime(),
+                lockMethod.permits());
         return switch (lockMethod.kind()) {
             case SYNC -> invokeSync(invocation, lockMethod, request, target, args);
             case COMPLETION_STAGE ->
@@ -89,7 +90,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private ReactiveLockSupport reactive(LockMethod lockMethod) {
         ReactiveLockSupport support = reactiveProvider.getIfAvailable();
         if (support == null) {
-            throw new IllegalStateException("@DistributedLock on " + lockMethod.description()
+            throw new IllegalStateException(lockMethod.annotationName() + " on " + lockMethod.description()
                     + " returns a Reactor type but Reactor support is not configured");
         }
         return support;

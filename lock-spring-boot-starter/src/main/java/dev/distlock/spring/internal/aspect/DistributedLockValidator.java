@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal.aspect;
 
 import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.DistributedSemaphore;
 import dev.distlock.spring.internal.config.DistlockStartupException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -49,7 +50,8 @@ final class DistributedLockValidator implements BeanPostProcessor, SmartInitiali
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
         Class<?> type = AopUtils.getTargetClass(bean);
-        if (!AnnotationUtils.isCandidateClass(type, DistributedLock.class)) {
+        if (!AnnotationUtils.isCandidateClass(type, DistributedLock.class)
+                && !AnnotationUtils.isCandidateClass(type, DistributedSemaphore.class)) {
             return bean;
         }
         DistributedLockAdvisor lockAdvisor = advisor.getIfAvailable();
@@ -95,8 +97,8 @@ final class DistributedLockValidator implements BeanPostProcessor, SmartInitiali
         if (String.valueOf(problem.getMessage()).contains("distlock.redlock.nodes")) {
             return REDLOCK_ACTION;
         }
-        return "Fix the @DistributedLock attribute named above on bean '" + beanName + "'; the Javadoc of "
-                + "@DistributedLock describes each attribute.";
+        return "Fix the attribute named above on bean '" + beanName + "'; the Javadoc of "
+                + "@DistributedLock (or @DistributedSemaphore) describes each attribute.";
     }
 
     private static DistlockStartupException failure(List<Problem> all) {
@@ -104,7 +106,8 @@ final class DistributedLockValidator implements BeanPostProcessor, SmartInitiali
         if (all.size() == 1) {
             return new DistlockStartupException(first.description(), first.action(), first.cause());
         }
-        String description = all.size() + " @DistributedLock methods would not lock as written:\n"
+        String description = all.size()
+                + " @DistributedLock or @DistributedSemaphore methods would not lock as written:\n"
                 + all.stream().map(problem -> "  - " + problem.description()).collect(Collectors.joining("\n"));
         Set<String> actions = new LinkedHashSet<>();
         all.forEach(problem -> actions.add(problem.action().replace(" named above", " named for that method")));

@@ -1,5 +1,6 @@
 package dev.distlock.spring.internal.aspect;
 
+import dev.distlock.spring.LockType;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
@@ -62,8 +63,9 @@ final class LockKeyResolver {
         if (value instanceof Boolean bool) {
             return bool;
         }
-        throw new IllegalStateException("Condition '" + lockMethod.annotation().condition()
-                + "' of @DistributedLock on " + lockMethod.description() + " must evaluate to a boolean, was " + value);
+        throw new IllegalStateException(
+                "Condition '" + lockMethod.annotation().condition() + "' of " + lockMethod.annotationName() + " on "
+                        + lockMethod.description() + " must evaluate to a boolean, was " + value);
     }
 
     /**
@@ -115,18 +117,19 @@ final class LockKeyResolver {
     }
 
     private IllegalStateException oneShot(LockMethod lockMethod, Object value) {
-        return new IllegalStateException("Lock key '" + lockMethod.keySource() + "' of @DistributedLock on "
-                + lockMethod.description() + " evaluated to a "
-                + value.getClass().getName()
-                + ", an Iterable, Iterator or Stream that is not a Collection: reading its elements for the lock"
-                + " names could use it up before the method runs, so it is not read. Make the key a Collection"
-                + " or an array (pass a List, or end the expression with a call that returns one); the method"
-                + " was not called");
+        return new IllegalStateException(
+                "Lock key '" + lockMethod.keySource() + "' of " + lockMethod.annotationName() + " on "
+                        + lockMethod.description() + " evaluated to a "
+                        + value.getClass().getName()
+                        + ", an Iterable, Iterator or Stream that is not a Collection: reading its elements for the lock"
+                        + " names could use it up before the method runs, so it is not read. Make the key a Collection"
+                        + " or an array (pass a List, or end the expression with a call that returns one); the method"
+                        + " was not called");
     }
 
     private IllegalStateException blank(LockMethod lockMethod, String what) {
-        return new IllegalStateException("Lock key '" + lockMethod.keySource() + "' of @DistributedLock on "
-                + lockMethod.description() + " evaluated to " + what + "; the method was not called");
+        return new IllegalStateException("Lock key '" + lockMethod.keySource() + "' of " + lockMethod.annotationName()
+                + " on " + lockMethod.description() + " evaluated to " + what + "; the method was not called");
     }
 
     private @Nullable Object evaluate(
@@ -147,7 +150,9 @@ final class LockKeyResolver {
             return expression.getValue(context);
         } catch (EvaluationException ex) {
             throw new IllegalStateException(
-                    "Cannot evaluate lock " + attribute + " '" + source + "' on " + lockMethod.description() + ": "
+                    "Cannot evaluate " + (lockMethod.type() == LockType.SEMAPHORE ? "semaphore " : "lock ") + attribute
+                            + " '" + source
+                            + "' on " + lockMethod.description() + ": "
                             + ex.getMessage(),
                     ex);
         }

@@ -13,7 +13,8 @@ import org.springframework.expression.Expression;
  *
  * @param method the annotated method (most specific)
  * @param description {@code ClassName.methodName}, for messages
- * @param annotation the annotation
+ * @param annotation the annotation; for a {@code @DistributedSemaphore} method, its attributes as a
+ *        {@code @DistributedLock}, so that one set of rules reads both
  * @param template lock name with placeholders resolved
  * @param key parsed key expression, or {@code null}
  * @param keySource key expression text
@@ -25,7 +26,9 @@ import org.springframework.expression.Expression;
  * @param minHoldTime shortest hold, zero for none
  * @param adapter converts a reactive return type other than Reactor's to and from a
  *        {@code Publisher} (kind {@link Kind#ADAPTED}), or {@code null}
- * @param type lock type: the annotation's, or {@code distlock.locks.<name>.type}
+ * @param type lock type: the annotation's, or {@code distlock.locks.<name>.type}; {@code SEMAPHORE}
+ *        for a {@code @DistributedSemaphore} method
+ * @param permits permit count of a {@code @DistributedSemaphore} method, 0 for a lock
  */
 record LockMethod(
         Method method,
@@ -41,7 +44,13 @@ record LockMethod(
         Kind kind,
         Duration minHoldTime,
         @Nullable ReactiveAdapter adapter,
-        LockType type) {
+        LockType type,
+        int permits) {
+
+    /** @return the annotation as messages name it: {@code @DistributedLock} or {@code @DistributedSemaphore} */
+    String annotationName() {
+        return type == LockType.SEMAPHORE ? "@DistributedSemaphore" : "@DistributedLock";
+    }
 
     /** How a method's result is handled. */
     public enum Kind {

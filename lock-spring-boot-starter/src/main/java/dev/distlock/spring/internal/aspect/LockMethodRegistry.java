@@ -1,10 +1,13 @@
 package dev.distlock.spring.internal.aspect;
 
 import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.DistributedSemaphore;
+import dev.distlock.spring.LockType;
 import dev.distlock.spring.internal.config.LockNameSettings;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +20,7 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.expression.Expression;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
@@ -129,14 +133,55 @@ final class LockMethodRegistry {
         if (annotation == null && targetClass != null) {
             annotation = AnnotatedElementUtils.findMergedAnnotation(targetClass, DistributedLock.class);
         }
+        DistributedSemaphore semaphore =
+                AnnotatedElementUtils.findMergedAnnotation(specific, DistributedSemaphore.class);
+        if (semaphore == null && specific != method) {
+            semaphore = AnnotatedElementUtils.findMergedAnnotation(method, DistributedSemaphore.class);
+        }
+        if (semaphore != null && Modifier.isPublic(specific.getModifiers())) {
+            Class<?> owner = targetClass != null ? targetClass : specific.getDeclaringClass();
+            String where = "@DistributedSemaphore on " + ClassUtils.getShortName(ClassUtils.getUserClass(owner)) + "."
+                    + specific.getName() + LockAttributes.signature(specific);
+            if (annotation != null) {
+                throw new IllegalStateException(where + ": the method also has @DistributedLock (on the method or "
+                        + "its class); a method takes either a lock or a semaphore permit, so keep one of the two");
+            }
+            if (semaphore.permits() < 1) {
+                throw new IllegalStateException(where + ": permits must be at least 1, was " + semaphore.permits());
+            }
+            return parse(specific, owner, asLock(semaphore, specific), where, semaphore.permits());
+        }
         if (annotation == null
                 || !Modifier.isPublic(specific.getModifiers())
                 || specific.getDeclaringClass() == Object.class) {
             return null;
         }
         Class<?> owner = targetClass != null ? targetClass : specific.getDeclaringClass();
+        String where = "@DistributedLock on " + ClassUtils.getShortName(ClassUtils.getUserClass(owner)) + "."
+                + specific.getName() + LockAttributes.signature(specific);
+        return parse(specific, owner, annotation, where, 0);
+    }
+
+    /**
+     * A semaphore's attributes as a {@code @DistributedLock}, so that one set of rules (names, keys,
+     * durations, per-name settings, failure policy, fallback) reads both annotations.
+     */
+    private static DistributedLock asLock(DistributedSemaphore semaphore, Method method) {
+        Map<String, Object> attributes = new HashMap<>();
+        attributes.put("name", semaphore.name());
+        attributes.put("key", semaphore.key());
+        attributes.put("condition", semaphore.condition());
+        attributes.put("waitTime", semaphore.waitTime());
+        attributes.put("leaseTime", semaphore.leaseTime());
+        attributes.put("onFailure", semaphore.onFailure());
+        attributes.put("fallback", semaphore.fallback());
+        return AnnotationUtils.synthesizeAnnotation(attributes, DistributedLock.class, method);
+    }
+
+    /** Parses one annotated method; {@code permits} is 0 for a lock, the count for a semaphore. */
+    private LockMethod parse(Method specific, Class<?> owner, DistributedLock annotation, String where, int permits) {
         String description = ClassUtils.getShortName(ClassUtils.getUserClass(owner)) + "." + specific.getName();
-        String where = "@DistributedLock on " + description + LockAttributes.signature(specific);
+        LockType type = permits > 0 ? LockType.SEMAPHORE : annotation.type();
         String template = StringUtils.hasText(annotation.name())
                 ? attributes.resolvePlaceholders(annotation.name(), where, "name")
                 : description;
@@ -144,7 +189,7 @@ final class LockMethodRegistry {
         Expression condition = attributes.parseChecked(annotation.condition(), specific, where, "condition");
         LockNameSettings.Applied perName = lockNames.apply(
                 template,
-                annotation.type(),
+                type,
                 annotation.fenced(),
                 attributes.duration(annotation.waitTime(), defaultWait, where, "waitTime"),
                 attributes.lease(annotation.leaseTime(), where),
@@ -177,6 +222,7 @@ final class LockMethodRegistry {
                 kind,
                 minHold,
                 kind == LockMethod.Kind.ADAPTED ? LockMethodKinds.adapter(specific.getReturnType()) : null,
-                perName.type());
+                perName.type(),
+                permits);
     }
 }

@@ -79,6 +79,10 @@ final class LockMethodRules {
             throw new IllegalStateException(where + ": fenced = true with key '" + annotation.key()
                     + "', a collection or array (a multi lock); a multi lock has no single fencing token");
         }
+        if (annotation.type() == LockType.SEMAPHORE) {
+            throw new IllegalStateException(where + ": type = SEMAPHORE needs a permit count; use "
+                    + "@DistributedSemaphore(permits = ...) instead of @DistributedLock");
+        }
         if (annotation.type() == LockType.RED && !redLockNodes) {
             throw new IllegalStateException(where + ": type = RED needs independent Redis masters; set "
                     + "distlock.redlock.nodes (e.g. redis://host1:6379,redis://host2:6379,redis://host3:6379)");

@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal.aspect;
 
 import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.DistributedSemaphore;
 import dev.distlock.spring.internal.config.DistlockStartupException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -21,7 +22,7 @@ final class LockMethodScanner {
 
     /** What to do about a method no proxy can lock. */
     static final String UNPROXIABLE_ACTION = "Make the method public, non-static and non-final so that the proxy can "
-            + "lock it, or remove @DistributedLock from it.";
+            + "lock it, or remove @DistributedLock (or @DistributedSemaphore) from it.";
 
     private final LockMethodRegistry registry;
     private final Map<Class<?>, List<IllegalStateException>> validated = new ConcurrentHashMap<>();
@@ -74,11 +75,12 @@ final class LockMethodScanner {
         if (method.isBridge() || method.isSynthetic()) {
             return;
         }
-        boolean annotated = AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
+        boolean semaphore = AnnotatedElementUtils.hasAnnotation(method, DistributedSemaphore.class);
+        boolean annotated = semaphore || AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
         int modifiers = method.getModifiers();
         if (annotated) {
-            String where = "@DistributedLock on " + ClassUtils.getShortName(userClass) + "." + method.getName()
-                    + LockAttributes.signature(method);
+            String where = (semaphore ? "@DistributedSemaphore on " : "@DistributedLock on ")
+                    + ClassUtils.getShortName(userClass) + "." + method.getName() + LockAttributes.signature(method);
             if (Modifier.isStatic(modifiers)) {
                 throw new DistlockStartupException(
                         where + ": the method is static; proxies lock only instance methods, so it would run "

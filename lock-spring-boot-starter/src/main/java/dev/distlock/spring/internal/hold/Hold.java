@@ -107,6 +107,17 @@ public final class Hold {
         return token;
     }
 
+    /** @return the id of the semaphore permit this hold took, or {@code null} for a lock */
+    @Nullable
+    public String permitId() {
+        return lock instanceof PermitLock permit ? permit.permitId() : null;
+    }
+
+    /** @return when the hold was acquired */
+    public java.time.Instant since() {
+        return since;
+    }
+
     /** @return the name of the holding thread, or {@code null} for an asynchronous hold */
     @Nullable
     public String threadName() {

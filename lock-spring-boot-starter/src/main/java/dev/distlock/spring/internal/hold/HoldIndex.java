@@ -109,6 +109,14 @@ public final class HoldIndex {
         return holds.getOrDefault(key(eventName, ownerId), List.of());
     }
 
+    /**
+     * Returns the semaphore permits held through the annotation or the template, for the endpoint.
+     * @return the permit holds
+     */
+    public List<Hold> permitHolds() {
+        return all().stream().filter(h -> h.type() == LockType.SEMAPHORE).toList();
+    }
+
     List<Hold> all() {
         List<Hold> all = new ArrayList<>();
         holds.values().forEach(all::addAll);

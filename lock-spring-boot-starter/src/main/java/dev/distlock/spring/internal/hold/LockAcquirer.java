@@ -4,6 +4,7 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LockShutdownException;
+import dev.distlock.spring.LockType;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -208,9 +209,16 @@ final class LockAcquirer {
                     request.description() + ": fenced = true needs exactly one lock name, the key gave "
                             + request.names().size());
         }
-        RedisLock lock = request.names().size() == 1
-                ? factory.lock(request.names().get(0), request.type(), request.fenced())
-                : factory.multi(request.names(), request.type());
+        if (request.type() == LockType.SEMAPHORE && request.names().size() != 1) {
+            // Permits of several semaphores at once are no multi lock: refuse rather than guess.
+            throw new IllegalStateException(request.description() + ": a semaphore key must give one value, it gave "
+                    + request.names().size() + " " + request.names());
+        }
+        RedisLock lock = request.type() == LockType.SEMAPHORE
+                ? factory.permit(request.names().get(0), request.permits())
+                : request.names().size() == 1
+                        ? factory.lock(request.names().get(0), request.type(), request.fenced())
+                        : factory.multi(request.names(), request.type());
         return new Acquisition(request, lock, ownerId, thread, blockedThread);
     }
 

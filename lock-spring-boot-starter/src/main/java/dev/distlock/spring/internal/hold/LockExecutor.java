@@ -6,6 +6,7 @@ import dev.distlock.core.RedisLock;
 import dev.distlock.spring.LeaseLostPolicy;
 import dev.distlock.spring.LockLeaseExpiredException;
 import dev.distlock.spring.LockShutdownException;
+import dev.distlock.spring.LockType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -158,7 +159,10 @@ public final class LockExecutor implements AutoCloseable {
 
     private void released(Hold hold, @Nullable Throwable error) {
         timers.stopMaxHold(hold);
-        if (error instanceof IllegalMonitorStateException) {
+        if (error instanceof IllegalMonitorStateException && hold.type() == LockType.SEMAPHORE) {
+            // Core's listeners hear of locks only: a permit whose lease ended is found lost here.
+            index.leaseLost(hold.eventName, hold.ownerId);
+        } else if (error instanceof IllegalMonitorStateException) {
             // The core has reported the lost lease through the listener already.
             logger.debug("Lock '{}' was no longer held at release: {}", hold.name(), error.getMessage());
         } else if (error != null) {

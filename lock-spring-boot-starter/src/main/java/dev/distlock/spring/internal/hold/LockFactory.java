@@ -14,6 +14,7 @@ final class LockFactory {
 
     private final LockClient client;
     private final List<LockClient> redLockClients;
+    private final SemaphorePermits semaphorePermits = new SemaphorePermits();
 
     /**
      * Creates a factory.
@@ -45,6 +46,8 @@ final class LockFactory {
             case READ -> client.getReadWriteLock(name).readLock();
             case WRITE -> client.getReadWriteLock(name).writeLock();
             case RED -> redLock(name);
+            case SEMAPHORE ->
+                throw new IllegalStateException("Semaphore '" + name + "' needs its permit count: see permit(...)");
         };
     }
 
@@ -56,6 +59,16 @@ final class LockFactory {
      */
     RedisLock multi(List<String> names, LockType type) {
         return MultiLock.of(names.stream().map(n -> lock(n, type, false)).toArray(RedisLock[]::new));
+    }
+
+    /**
+     * Returns one permit of a semaphore, as a lock; its count is set on the semaphore's first use.
+     * @param name resolved semaphore name
+     * @param permits permit count
+     * @return the permit, not yet taken
+     */
+    RedisLock permit(String name, int permits) {
+        return new PermitLock(client.getSemaphore(name), semaphorePermits, permits);
     }
 
     private RedisLock redLock(String name) {

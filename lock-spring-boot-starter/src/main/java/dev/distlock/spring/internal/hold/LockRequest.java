@@ -15,6 +15,7 @@ import java.util.List;
  * @param leaseTime lease; negative uses the watchdog
  * @param description what runs under the lock, for messages
  * @param minHold shortest hold, counted from the acquisition; zero for none
+ * @param permits permit count of a {@link LockType#SEMAPHORE} request, set on first use; 0 for locks
  */
 public record LockRequest(
         String template,
@@ -24,7 +25,31 @@ public record LockRequest(
         Duration waitTime,
         Duration leaseTime,
         String description,
-        Duration minHold) {
+        Duration minHold,
+        int permits) {
+
+    /**
+     * Creates a lock request.
+     * @param template lock name before the key is appended (metrics tag)
+     * @param names resolved lock names; more than one makes a multi lock
+     * @param type kind of lock
+     * @param fenced whether a fenced lock is wanted
+     * @param waitTime how long to wait; negative waits as long as it takes
+     * @param leaseTime lease; negative uses the watchdog
+     * @param description what runs under the lock, for messages
+     * @param minHold shortest hold, counted from the acquisition; zero for none
+     */
+    public LockRequest(
+            String template,
+            List<String> names,
+            LockType type,
+            boolean fenced,
+            Duration waitTime,
+            Duration leaseTime,
+            String description,
+            Duration minHold) {
+        this(template, names, type, fenced, waitTime, leaseTime, description, minHold, 0);
+    }
 
     /**
      * Creates a request without a minimum hold.

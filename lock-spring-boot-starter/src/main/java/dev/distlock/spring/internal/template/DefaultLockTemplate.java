@@ -102,6 +102,56 @@ public final class DefaultLockTemplate implements LockTemplate {
                 callback);
     }
 
+    @Override
+    public <T> @Nullable T withPermit(
+            String semaphore,
+            int permits,
+            @Nullable Duration waitTime,
+            @Nullable Duration leaseTime,
+            Supplier<T> callback) {
+        LockRequest request = permitRequest(semaphore, permits, waitTime, leaseTime);
+        LockResult<T> result = run(request, callback);
+        if (!result.wasExecuted()) {
+            throw new LockAcquisitionException(semaphore, request.waitTime(), null);
+        }
+        return result.getValue();
+    }
+
+    @Override
+    public <T> LockResult<T> tryWithPermit(
+            String semaphore,
+            int permits,
+            @Nullable Duration waitTime,
+            @Nullable Duration leaseTime,
+            Supplier<T> callback) {
+        return run(permitRequest(semaphore, permits, waitTime, leaseTime), callback);
+    }
+
+    private LockRequest permitRequest(
+            String semaphore, int permits, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("'permits' must be at least 1; was " + permits);
+        }
+        // The lease rule of every lock (-1 is the watchdog, any other negative or zero fails), checked once.
+        LockOptions checked = new LockOptions(LockType.REENTRANT, waitTime, leaseTime);
+        LockRequest request = request(
+                semaphore,
+                semaphore,
+                LockType.SEMAPHORE,
+                checked.waitTime() != null ? checked.waitTime() : defaultWait,
+                checked.leaseTime() != null ? checked.leaseTime() : defaultLease);
+        return new LockRequest(
+                request.template(),
+                request.names(),
+                request.type(),
+                false,
+                request.waitTime(),
+                request.leaseTime(),
+                "LockTemplate callback for semaphore '" + semaphore + "'",
+                Duration.ZERO,
+                permits);
+    }
+
     private LockRequest request(String name, String key, LockType type, Duration wait, Duration lease) {
         Objects.requireNonNull(key, "'key' must not be null");
         Objects.requireNonNull(name, "'name' must not be null");
