@@ -13,11 +13,13 @@ import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -53,7 +55,7 @@ class AsyncLeaseLossTests {
             CompletableFuture<String> work = new CompletableFuture<>();
             CompletableFuture<String> result =
                     context.getBean(AsyncService.class).shortLeaseFuture(work);
-            awaitLeaseRunOut(context.getBean(LockClient.class));
+            awaitLeaseRunOut(context);
             work.complete("done");
             assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("done");
             await().atMost(Duration.ofSeconds(5)).until(() -> output.getOut().contains(LOST_WARNING));
@@ -67,7 +69,7 @@ class AsyncLeaseLossTests {
             CompletableFuture<String> work = new CompletableFuture<>();
             CompletableFuture<String> result =
                     context.getBean(AsyncService.class).shortLeaseFuture(work);
-            awaitLeaseRunOut(context.getBean(LockClient.class));
+            awaitLeaseRunOut(context);
             work.complete("done");
             assertThatExceptionOfType(ExecutionException.class)
                     .isThrownBy(() -> result.get(5, TimeUnit.SECONDS))
@@ -102,7 +104,7 @@ class AsyncLeaseLossTests {
             Sinks.One<String> work = Sinks.one();
             Mono<String> result = context.getBean(AsyncService.class).shortLeaseMono(work.asMono());
             CompletableFuture<String> outcome = result.toFuture();
-            awaitLeaseRunOut(context.getBean(LockClient.class));
+            awaitLeaseRunOut(context);
             work.tryEmitValue("done");
             assertThat(outcome.get(5, TimeUnit.SECONDS)).isEqualTo("done");
             await().atMost(Duration.ofSeconds(5)).until(() -> output.getOut().contains(LOST_WARNING));
@@ -117,7 +119,7 @@ class AsyncLeaseLossTests {
             CompletableFuture<String> outcome = context.getBean(AsyncService.class)
                     .shortLeaseMono(work.asMono())
                     .toFuture();
-            awaitLeaseRunOut(context.getBean(LockClient.class));
+            awaitLeaseRunOut(context);
             work.tryEmitValue("done");
             assertThatExceptionOfType(ExecutionException.class)
                     .isThrownBy(() -> outcome.get(5, TimeUnit.SECONDS))
@@ -133,7 +135,7 @@ class AsyncLeaseLossTests {
             CompletableFuture<Void> outcome = context.getBean(AsyncService.class)
                     .shortLeaseEmptyMono(work.asMono())
                     .toFuture();
-            awaitLeaseRunOut(context.getBean(LockClient.class));
+            awaitLeaseRunOut(context);
             work.tryEmitEmpty();
             assertThatExceptionOfType(ExecutionException.class)
                     .isThrownBy(() -> outcome.get(5, TimeUnit.SECONDS))
@@ -171,24 +173,38 @@ class AsyncLeaseLossTests {
         }
     }
 
-    /** Waits until the lock is taken (a Mono takes it on subscription) and its 200 ms lease has run out. */
-    private static void awaitLeaseRunOut(LockClient client) {
-        await().atMost(Duration.ofSeconds(5))
-                .pollInterval(Duration.ofMillis(10))
-                .until(() -> client.getLock("async-lease").isLocked());
+    /**
+     * Waits until the body runs (the lock is taken: a Mono takes it on subscription) and its 200 ms
+     * lease has run out. Told by the body, not by polling the lock: on a busy machine a poll can miss
+     * a 200 ms hold altogether.
+     */
+    private static void awaitLeaseRunOut(AssertableApplicationContext context) throws InterruptedException {
+        LockClient client = context.getBean(LockClient.class);
+        assertThat(context.getBean(AsyncService.class).entered().tryAcquire(60, TimeUnit.SECONDS))
+                .as("the body ran")
+                .isTrue();
         long seenLocked = System.nanoTime();
         // The starter times an explicit lease from the acquire reply, which may arrive a round trip
         // after Redis started it: wait until it has run out by that clock too (200 ms lease + margin).
         long runOut = seenLocked + TimeUnit.MILLISECONDS.toNanos(300);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> !client.getLock("async-lease").isLocked() && System.nanoTime() - runOut >= 0);
     }
 
     static class AsyncService {
 
+        /** A permit per body that ran with the 200 ms lease, once it holds the lock. */
+        private final Semaphore entered = new Semaphore(0);
+
+        /** @return the bodies that ran; a method, as the bean is a proxy whose own fields are unset */
+        public Semaphore entered() {
+            return entered;
+        }
+
         @DistributedLock(name = "async-lease", leaseTime = "200ms")
         public CompletableFuture<String> shortLeaseFuture(CompletableFuture<String> work) {
+            entered.release();
             return work;
         }
 
@@ -199,12 +215,12 @@ class AsyncLeaseLossTests {
 
         @DistributedLock(name = "async-lease", leaseTime = "200ms")
         public Mono<String> shortLeaseMono(Mono<String> work) {
-            return work;
+            return work.doOnSubscribe(subscription -> entered.release());
         }
 
         @DistributedLock(name = "async-lease", leaseTime = "200ms")
         public Mono<Void> shortLeaseEmptyMono(Mono<Void> work) {
-            return work;
+            return work.doOnSubscribe(subscription -> entered.release());
         }
 
         @DistributedLock(name = "async-lease")

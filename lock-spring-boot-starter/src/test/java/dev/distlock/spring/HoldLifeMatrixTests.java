@@ -177,9 +177,10 @@ class HoldLifeMatrixTests {
     }
 
     private static void assertHeldWhileTheBodyRuns(Gate gate) {
+        // Held for a whole second on end; how soon that second starts is up to a busy machine.
         await("held while the body runs")
                 .during(Duration.ofSeconds(1))
-                .atMost(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> gate.running.get() == 1 && locked());
     }
 

@@ -40,6 +40,9 @@ class WaiterListingFaultTests {
         // The holder never unlocks: its lease ends, so no release script ever looks at the listing.
         holderClient.getLock(name).lock(20, TimeUnit.SECONDS);
         try (ChildJvm waiter = ChildJvm.start(LockWaiterMain.class, redis.uri(), name)) {
+            // A JVM's start is slow on a busy machine and bounds nothing here; from its first command
+            // on, listing itself takes the waiter one attempt.
+            waiter.expect("CONNECTED", 180);
             await().atMost(Duration.ofSeconds(15)).until(() -> "1".equals(redis.command("SCARD", listing)));
             waiter.kill();
         }
