@@ -12,8 +12,6 @@ import dev.distlock.core.test.RedisServer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -83,27 +81,7 @@ class FairOrphanHoldFaultTests {
             other.unlock(switcher);
 
             // The owner goes on taking the lock now and then, as the chaos line thread did.
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicInteger taken = new AtomicInteger();
-            Thread ownerLoop = new Thread(
-                    () -> {
-                        while (!stop.get()) {
-                            try {
-                                if (lock.tryLock(0, LEASE_MILLIS, TimeUnit.MILLISECONDS, owner)) {
-                                    taken.incrementAndGet();
-                                    Thread.sleep(100);
-                                    lock.unlock(owner);
-                                }
-                                Thread.sleep(400);
-                            } catch (InterruptedException ex) {
-                                return;
-                            } catch (LockException | IllegalMonitorStateException ex) {
-                                // the client follows the new master (READONLY) or the hold lapsed: go on
-                            }
-                        }
-                    },
-                    "orphan-owner");
-            ownerLoop.start();
+            OwnerLoop ownerLoop = new OwnerLoop(lock, owner, LEASE_MILLIS, 400);
             try (LockClient otherClient = client(group)) {
                 RedisLock theirs = otherClient.getFairLock(NAME);
                 long waiter = RedisLock.newOwnerId();
@@ -126,15 +104,13 @@ class FairOrphanHoldFaultTests {
                                 "another client's fair waiter gets the lock once the orphan's lease ran out"
                                         + " (%d ms after it started waiting), though the owner took the lock %d times"
                                         + " meanwhile; waited %d ms",
-                                orphanLeftMillis, taken.get(), waitedMillis)
+                                orphanLeftMillis, ownerLoop.taken(), waitedMillis)
                         .isTrue();
                 if (got) {
                     theirs.unlock(waiter);
                 }
             } finally {
-                stop.set(true);
-                ownerLoop.interrupt();
-                ownerLoop.join(5000);
+                ownerLoop.close();
             }
         }
     }

@@ -13,8 +13,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -88,25 +86,7 @@ class OrphanHoldFaultTests {
                         .as("the orphan hold on %s", key)
                         .endsWith("1"));
 
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicInteger taken = new AtomicInteger();
-        Thread ownerLoop = new Thread(
-                () -> {
-                    while (!stop.get()) {
-                        try {
-                            if (lock.tryLock(0, LEASE_MILLIS, TimeUnit.MILLISECONDS, owner)) {
-                                taken.incrementAndGet();
-                                Thread.sleep(100);
-                                lock.unlock(owner);
-                            }
-                            Thread.sleep(200);
-                        } catch (InterruptedException ex) {
-                            return;
-                        }
-                    }
-                },
-                "orphan-owner");
-        ownerLoop.start();
+        OwnerLoop ownerLoop = new OwnerLoop(lock, owner, LEASE_MILLIS, 200);
         try {
             RedisLock contender = kind.contender(others, name);
             long waiter = RedisLock.newOwnerId();
@@ -117,13 +97,11 @@ class OrphanHoldFaultTests {
                     .as(
                             "%s: another client gets the lock once the orphan's lease ran out, though the owner"
                                     + " took it %d times meanwhile",
-                            kind, taken.get())
+                            kind, ownerLoop.taken())
                     .isTrue();
             contender.unlock(waiter);
         } finally {
-            stop.set(true);
-            ownerLoop.interrupt();
-            ownerLoop.join(5000);
+            ownerLoop.close();
         }
     }
 
