@@ -189,7 +189,7 @@ class TimelineBrowserTests {
     }
 
     @Test
-    void whenThePartnerDemoRunsThenTheSemaphoreRowStacksItsPermitsAndNeverShowsMoreThanThePermits() {
+    void whenThePartnerDemoRunsThenTheSemaphoreRowStacksItsPermitsAndNeverShowsMoreThanThePermits() throws IOException {
         browser.get("http://127.0.0.1:" + port + "/");
         browser.findElement(By.cssSelector("button[data-demo='/api/demo/partner']"))
                 .click();
@@ -223,6 +223,15 @@ class TimelineBrowserTests {
         assertThat(row.get("name")).isEqualTo(PARTNER);
         assertThat((String) row.get("kind")).matches("semaphore, up to [123] held at once");
         assertThatEveryBarIsLabelledWithItsWholeOwner(PARTNER);
+
+        ((JavascriptExecutor) browser)
+                .executeScript("const s = document.getElementById('timeline-window');"
+                        + " s.value = '10'; s.dispatchEvent(new Event('change'))");
+        await().atMost(Duration.ofSeconds(5)).until(() -> "10000"
+                .equals(browser.findElement(By.id("timeline")).getDomAttribute("data-window")));
+        Path screenshot = Paths.get("target", "screenshots", "timeline-semaphore.png");
+        Files.createDirectories(screenshot.getParent());
+        Files.write(screenshot, browser.findElement(By.id("contention")).getScreenshotAs(OutputType.BYTES));
     }
 
     // One label per bar, each the bar's whole owner thread (inside the bar or under it), never cut.
