@@ -3,7 +3,8 @@
 # lock-benchmarks/results.md. About 10 minutes on 2 cores.
 #
 #   lock-benchmarks/run.sh                       # everything
-#   ONLY=A,C64 lock-benchmarks/run.sh            # some scenarios (A B C16 C64 D1 D8 F R CA64 W E I)
+#   ONLY=A,C64 lock-benchmarks/run.sh            # some scenarios (A B C16 C64 D1 D8 F R CA64 W S1 S16 E I;
+#                                                  # a letter alone runs its numbered ones: S = S1,S16)
 #   WARMUP=2x3 MEASURE=3x5 lock-benchmarks/run.sh  # longer iterations (iterations x seconds;
 #                                                  # W's single-shot rounds use the counts only)
 #   ONLY=I INTERLEAVED_LIBS=raw,distlock ROUNDS=9 lock-benchmarks/run.sh

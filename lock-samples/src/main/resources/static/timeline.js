@@ -52,6 +52,7 @@ const Timeline = (() => {
     const open = new Map();
     for (const e of events) {
       const l = lock(e.name);
+      if (e.lockType) l.type = e.lockType; // 'semaphore': its permits, several held at once
       const key = e.name + '|' + e.ownerId;
       if (e.type === 'acquired') {
         const hold = open.get(key);
@@ -167,6 +168,8 @@ const Timeline = (() => {
       const holdLanes = lanes(l.holds);
       const waitLanes = l.waits.length ? lanes(l.waits) : 0;
       const lines = wrap(svg, l.name, labelW - 10);
+      // A semaphore says so under its name: its bars may overlap, one lane per permit held at once.
+      const kindLines = l.type ? 1 : 0;
       // Each bar is labelled with its whole owner: inside when it fits, else in lines under the bars,
       // starting where the bar starts, in as many lines as keep those labels apart.
       const owners = [];
@@ -181,11 +184,17 @@ const Timeline = (() => {
       }
       const ownerLines = owners.length ? lanes(owners) : 0;
       const barsH = holdLanes * HOLD_H + ownerLines * OWNER_LINE_H;
-      const height = Math.max(barsH + waitLanes * (WAIT_H + 2), lines.length * LABEL_LINE_H + 2);
-      const g = el('g', { class: 'lock' + (l.name === selected ? ' selected' : ''), 'data-lock': l.name }, svg);
+      const height = Math.max(barsH + waitLanes * (WAIT_H + 2), (lines.length + kindLines) * LABEL_LINE_H + 2);
+      const g = el('g', {
+        class: 'lock' + (l.name === selected ? ' selected' : ''), 'data-lock': l.name, 'data-lock-type': l.type || ''
+      }, svg);
       el('rect', { x: 0, y: y - 3, width, height: height + 6, class: 'row' }, g);
       const label = el('text', { x: 4, y: y + 12, class: 'name' }, g);
       lines.forEach((line, i) => { el('tspan', { x: 4, dy: i ? LABEL_LINE_H : 0 }, label).textContent = line; });
+      if (l.type) {
+        el('text', { x: 4, y: y + 12 + lines.length * LABEL_LINE_H, class: 'kind' }, g).textContent =
+          `${l.type}, up to ${holdLanes} held at once`;
+      }
       g.addEventListener('click', () => { selected = l.name; picked = true; render(); });
       for (const h of l.holds) {
         if (h.end < from) continue;

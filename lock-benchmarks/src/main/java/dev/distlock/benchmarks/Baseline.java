@@ -93,7 +93,7 @@ final class Baseline {
         md.append("The rows this run repeated, beside the previous `results.md`. Intervals are JMH's 99.9% intervals;"
                 + " \"overlap\" says whether the two intervals share any value.\n\n");
         md.append(
-                "| Scenario | Library | before: measured | before ops/s | now ops/s | now / before | intervals overlap | hand-off p50 / p99 before (us) | now (us) |\n");
+                "| Scenario | Library | before: measured | before ops/s | now ops/s | now / before | intervals overlap | hand-off (S: acquire) p50 / p99 before (us) | now (us) |\n");
         md.append("|---|---|---|---:|---:|---:|---|---:|---:|\n");
         for (RunComparison.Row row : rerun) {
             Entry before = before(row);
@@ -121,7 +121,7 @@ final class Baseline {
                                             "%,d / %,d",
                                             Long.parseLong(row.metric("handoff.p50.us")),
                                             Long.parseLong(row.metric("handoff.p99.us")))
-                                    : "")
+                                    : SemaphoreReport.latency(row))
                     .append(" |\n");
         }
     }

@@ -16,8 +16,8 @@ import org.openjdk.jmh.runner.IterationType;
 
 /**
  * What a benchmark fork measures besides JMH's throughput, over its measurement iterations only:
- * Redis calls and bytes ({@code INFO} deltas), operations, hand-off latencies and per-thread
- * acquisitions. Written at the end of the trial as a properties file the runner reads.
+ * Redis calls and bytes ({@code INFO} deltas), operations, hand-off or acquire latencies and
+ * per-thread acquisitions. Written at the end of the trial as a properties file the runner reads.
  */
 final class MeasurementWindow {
 
@@ -41,6 +41,8 @@ final class MeasurementWindow {
     private long measuredTimeouts;
     private long[] handOffs = new long[1 << 14];
     private int handOffCount;
+    private long[] acquires = new long[1 << 14];
+    private int acquireCount;
     private final Map<String, Long> extras = new TreeMap<>();
 
     private final int threads;
@@ -99,6 +101,22 @@ final class MeasurementWindow {
     }
 
     /**
+     * Records that a thread took a semaphore permit; several holders may call this at once.
+     * @param threadIndex JMH thread index
+     * @param acquireNanos time from the acquire call to its return with the permit
+     */
+    synchronized void permitTaken(int threadIndex, long acquireNanos) {
+        if (!measuring) {
+            return;
+        }
+        perThread.incrementAndGet(threadIndex % MAX_THREADS);
+        if (acquireCount == acquires.length) {
+            acquires = Arrays.copyOf(acquires, acquires.length * 2);
+        }
+        acquires[acquireCount++] = acquireNanos;
+    }
+
+    /**
      * Records a scenario's own figure over the measurement iterations, keeping the largest value.
      * @param key property name
      * @param value this iteration's value
@@ -151,6 +169,13 @@ final class MeasurementWindow {
             p.setProperty("handoff.count", Integer.toString(handOffCount));
             p.setProperty("handoff.p50.us", Long.toString(percentile(sorted, 0.50) / 1000));
             p.setProperty("handoff.p99.us", Long.toString(percentile(sorted, 0.99) / 1000));
+        }
+        if (acquireCount > 0) {
+            long[] sorted = Arrays.copyOf(acquires, acquireCount);
+            Arrays.sort(sorted);
+            p.setProperty("acquire.count", Integer.toString(acquireCount));
+            p.setProperty("acquire.p50.us", Long.toString(percentile(sorted, 0.50) / 1000));
+            p.setProperty("acquire.p99.us", Long.toString(percentile(sorted, 0.99) / 1000));
         }
         long sum = 0;
         double squares = 0;

@@ -69,61 +69,13 @@ final class Report {
                 .append(fixed(setup.loadAtEnd()))
                 .append(" at the end.\n\n");
 
-        md.append("### Throughput\n\n");
-        md.append(
-                "Redis calls/op: `INFO commandstats` calls (including those run inside scripts) over the measurement"
-                        + " iterations, divided by lock+unlock operations; scripts/op counts `EVAL`+`EVALSHA` only."
-                        + " Hand-off: from the holder's unlock call to the next holder's return from lock."
-                        + " Redis CPU: the server's user+system CPU time (`INFO cpu`) per operation."
-                        + " Fairness: Jain's index over the threads' acquisition counts (1 = even, 1/n = one thread took all).\n\n");
-        md.append(
-                "| Scenario | Library | ops/s (+- 99.9% CI) | x raw floor | x Redisson | Redis calls/op | scripts/op | Redis CPU us/op | hand-off p50 / p99 (us) | fairness (min-max per thread) |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        for (RunComparison.Row row : rows) {
-            if (row.scenario().id().equals("W")) {
-                continue;
-            }
-            md.append("| ")
-                    .append(row.scenario().title())
-                    .append(" | ")
-                    .append(row.lib())
-                    .append(" | ");
-            if (!row.measured()) {
-                md.append(row.note()).append(" | | | | | | | |\n");
-                continue;
-            }
-            md.append(String.format(Locale.ROOT, "%,.0f +- %,.0f", row.score(), row.error()))
-                    .append(" | ");
-            md.append(ratio(row, floor(rows, row)))
-                    .append(" | ")
-                    .append(ratio(row, redisson(rows, row)))
-                    .append(" | ");
-            md.append(fixed(row.perOp("calls")))
-                    .append(" | ")
-                    .append(fixed(row.perOp("scripts")))
-                    .append(" | ");
-            md.append(fixed(row.perOp("redis.cpu.us"))).append(" | ");
-            md.append(
-                            row.metrics().containsKey("handoff.p50.us")
-                                    ? String.format(
-                                            Locale.ROOT,
-                                            "%,d / %,d",
-                                            Long.parseLong(row.metric("handoff.p50.us")),
-                                            Long.parseLong(row.metric("handoff.p99.us")))
-                                    : "")
-                    .append(" | ");
-            if (row.scenario().id().startsWith("D") || row.scenario().id().equals("F")) {
-                md.append(row.metric("fairness.jain"))
-                        .append(" (")
-                        .append(row.metric("fairness.min"))
-                        .append("-")
-                        .append(row.metric("fairness.max"))
-                        .append(")");
-            }
-            md.append(" |\n");
+        boolean lockRows =
+                rows.stream().anyMatch(r -> !r.scenario().id().equals("W") && !SemaphoreReport.isSemaphore(r));
+        if (lockRows) {
+            lockThroughput(md, rows);
         }
-
         AsyncReport.waiters(md, rows);
+        SemaphoreReport.table(md, rows);
         baseline.comparison(md, rows);
 
         if (!interleaved.isEmpty()) {
@@ -280,6 +232,7 @@ final class Report {
             }
         }));
         AsyncReport.targets(md, rows, inFlight, baseline);
+        SemaphoreReport.targets(md, rows);
         if (lease != null) {
             target(
                     md,
@@ -288,6 +241,63 @@ final class Report {
                     Math.abs(lease.networkCommands() - 2) < 0.005);
         }
         return md.toString();
+    }
+
+    /** The lock scenarios' throughput table: every row but W's and S's, which have tables of their own. */
+    private static void lockThroughput(StringBuilder md, List<RunComparison.Row> rows) {
+        md.append("### Throughput\n\n");
+        md.append(
+                "Redis calls/op: `INFO commandstats` calls (including those run inside scripts) over the measurement"
+                        + " iterations, divided by lock+unlock operations; scripts/op counts `EVAL`+`EVALSHA` only."
+                        + " Hand-off: from the holder's unlock call to the next holder's return from lock."
+                        + " Redis CPU: the server's user+system CPU time (`INFO cpu`) per operation."
+                        + " Fairness: Jain's index over the threads' acquisition counts (1 = even, 1/n = one thread took all).\n\n");
+        md.append(
+                "| Scenario | Library | ops/s (+- 99.9% CI) | x raw floor | x Redisson | Redis calls/op | scripts/op | Redis CPU us/op | hand-off p50 / p99 (us) | fairness (min-max per thread) |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (RunComparison.Row row : rows) {
+            if (row.scenario().id().equals("W") || SemaphoreReport.isSemaphore(row)) {
+                continue;
+            }
+            md.append("| ")
+                    .append(row.scenario().title())
+                    .append(" | ")
+                    .append(row.lib())
+                    .append(" | ");
+            if (!row.measured()) {
+                md.append(row.note()).append(" | | | | | | | |\n");
+                continue;
+            }
+            md.append(String.format(Locale.ROOT, "%,.0f +- %,.0f", row.score(), row.error()))
+                    .append(" | ");
+            md.append(ratio(row, floor(rows, row)))
+                    .append(" | ")
+                    .append(ratio(row, redisson(rows, row)))
+                    .append(" | ");
+            md.append(fixed(row.perOp("calls")))
+                    .append(" | ")
+                    .append(fixed(row.perOp("scripts")))
+                    .append(" | ");
+            md.append(fixed(row.perOp("redis.cpu.us"))).append(" | ");
+            md.append(
+                            row.metrics().containsKey("handoff.p50.us")
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            "%,d / %,d",
+                                            Long.parseLong(row.metric("handoff.p50.us")),
+                                            Long.parseLong(row.metric("handoff.p99.us")))
+                                    : "")
+                    .append(" | ");
+            if (row.scenario().id().startsWith("D") || row.scenario().id().equals("F")) {
+                md.append(row.metric("fairness.jain"))
+                        .append(" (")
+                        .append(row.metric("fairness.min"))
+                        .append("-")
+                        .append(row.metric("fairness.max"))
+                        .append(")");
+            }
+            md.append(" |\n");
+        }
     }
 
     private static void costs(StringBuilder md, Map<String, CommandCounter.Cost> costs, Map<String, String> costNotes) {

@@ -33,8 +33,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * and writes a Markdown report. Every JMH benchmark runs in its own fork, all forks use that server.
  *
  * <p>System properties: {@code distlock.bench.results} (report path, default {@code results.md}),
- * {@code distlock.bench.only} (comma-separated scenario ids: A B C16 C64 D1 D8 F R CA64 W, E for
- * the command counts, I for the interleaved cross-check of A and C64, IA for that of CA64; default all),
+ * {@code distlock.bench.only} (comma-separated scenario ids: A B C16 C64 D1 D8 F R CA64 W S1 S16, E for
+ * the command counts, I for the interleaved cross-check of A and C64, IA for that of CA64; a letter
+ * alone runs its numbered scenarios, {@code S} both S1 and S16; default all),
  * {@code distlock.bench.warmup} / {@code distlock.bench.measure} ({@code iterations x seconds},
  * defaults {@code 2x2} and {@code 3x3}; W's single-shot rounds use the iteration counts only),
  * {@code distlock.bench.baseline} (an earlier report to compare the rerun rows with, default the
@@ -46,6 +47,7 @@ public final class RunComparison {
     private static final String CONTENDED = ContendedBenchmark.class.getName();
     private static final String WAITERS = AsyncWaitersBenchmark.class.getName();
     private static final String IN_FLIGHT = AsyncInFlightBenchmark.class.getName();
+    private static final String SEMAPHORE = SemaphoreBenchmark.class.getName();
 
     /** One table section: a benchmark method run with some libraries at a thread count. */
     record Scenario(
@@ -131,7 +133,24 @@ public final class RunComparison {
                     "handOffRound",
                     1,
                     1,
-                    List.of("distlock-async", "redisson-async", "distlock")));
+                    List.of("distlock-async", "redisson-async", "distlock")),
+            new Scenario(
+                    "S1",
+                    "S: semaphore of " + SemaphoreBenchmark.PERMITS + " permits, 1 thread (uncontended), one client",
+                    SEMAPHORE,
+                    "acquireRelease",
+                    1,
+                    1,
+                    List.of("distlock", "redisson")),
+            new Scenario(
+                    "S16",
+                    "S: 16 threads contending for " + SemaphoreBenchmark.PERMITS + " permits, "
+                            + SemaphoreBenchmark.SECTION_MICROS + " us section, one client",
+                    SEMAPHORE,
+                    "contended",
+                    16,
+                    1,
+                    List.of("distlock", "redisson")));
 
     /** What one library did in one scenario; {@code note} says why there is no score. */
     record Row(Scenario scenario, String lib, double score, double error, Properties metrics, String note) {
@@ -230,7 +249,7 @@ public final class RunComparison {
 
             List<Row> rows = new ArrayList<>();
             for (Scenario scenario : SCENARIOS) {
-                if (!only.isEmpty() && !only.contains(scenario.id())) {
+                if (!selected(only, scenario.id())) {
                     continue;
                 }
                 List<String> runnable = new ArrayList<>();
@@ -269,6 +288,11 @@ public final class RunComparison {
         } finally {
             server.stop();
         }
+    }
+
+    /** Whether a scenario is to run: all are without a selection; "S" selects S1 and S16, as "C" does C16 and C64. */
+    static boolean selected(Set<String> only, String id) {
+        return only.isEmpty() || only.contains(id) || only.contains(id.replaceAll("\\d+$", ""));
     }
 
     /** Lock kinds the Distlock build at hand does not offer yet: reported as n/a, not run. */

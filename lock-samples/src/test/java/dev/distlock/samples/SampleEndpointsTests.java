@@ -34,7 +34,8 @@ import tools.jackson.databind.JsonNode;
             "samples.export-time=150ms",
             "samples.report-time=300ms",
             "samples.report-interval=1h",
-            "samples.handoff-time=400ms"
+            "samples.handoff-time=400ms",
+            "samples.partner-time=200ms"
         })
 class SampleEndpointsTests {
 
@@ -235,6 +236,53 @@ class SampleEndpointsTests {
         assertThat(get("/actuator/distlock").has("events"))
                 .as("events only when asked for")
                 .isFalse();
+    }
+
+    @Test
+    void whenCallersCrowdThePartnerThenAtMostThePermitsCallItAtOnceAndTheTimelineShowsThePermits() {
+        long before = get("/actuator/distlock?eventsAfter=0")
+                .get("events")
+                .get("lastSequence")
+                .asLong();
+        JsonNode demo = post("/api/demo/partner?callers=8");
+        assertThat(demo.get("answered").asInt()).isEqualTo(8);
+        assertThat(demo.get("permits").asInt()).isEqualTo(3);
+        assertThat(demo.get("refused").asInt()).as(demo.toString()).isZero();
+        assertThat(demo.get("mostAtOnce").asInt()).as(demo.toString()).isBetween(1, 3);
+
+        // The permits reach the timeline as holds of one semaphore, never more than 3 at once.
+        JsonNode events = get("/actuator/distlock?eventsAfter=" + before).get("events");
+        List<double[]> holds = new ArrayList<>();
+        java.util.Map<Long, Double> open = new java.util.HashMap<>();
+        for (JsonNode event : events.get("events")) {
+            if (!event.get("name").asString().equals("partner:partner-api")) {
+                continue;
+            }
+            assertThat(event.get("lockType").asString()).isEqualTo("semaphore");
+            long owner = event.get("ownerId").asLong();
+            double time = event.get("time").asDouble();
+            switch (event.get("type").asString()) {
+                case "acquired" -> open.put(owner, time);
+                case "released" -> holds.add(new double[] {open.remove(owner), time});
+                default -> throw new AssertionError("unexpected event " + event);
+            }
+        }
+        assertThat(holds).hasSize(8);
+        assertThat(open).isEmpty();
+        for (double[] hold : holds) {
+            long atOnce = holds.stream()
+                    .filter(other -> other[0] <= hold[0] && hold[0] < other[1])
+                    .count();
+            assertThat(atOnce).as("permits held when one was granted").isLessThanOrEqualTo(3);
+        }
+
+        String partnerAcquired = "tag=lock.name:partner&tag=lock.type:semaphore&tag=outcome:acquired";
+        assertThat(get("/actuator/metrics/distlock.acquire?" + partnerAcquired)
+                        .get("measurements")
+                        .get(0)
+                        .get("value")
+                        .asDouble())
+                .isGreaterThanOrEqualTo(8);
     }
 
     @Test

@@ -38,13 +38,14 @@ import org.springframework.test.context.DynamicPropertySource;
  * Loads the sample's page in a headless Chromium, runs the hand-off demo and checks the picture:
  * the bars of the exclusive {@code baton} lock appear, one per hold, and never overlap; the overrun
  * lease is drawn as lost; hand-offs fill the histogram. A long lock name is labelled in full, wrapped
- * when the page is narrow, and the histograms' x labels never overlap, wide or narrow. Keeps a
+ * when the page is narrow, and the histograms' x labels never overlap, wide or narrow. The permits of
+ * the partner demo's semaphore are stacked in lanes, never more than its 3 at once. Keeps a
  * screenshot in {@code target/screenshots/timeline.png} (the one in docs/images is taken from it). Skipped where Chromium or its driver is not installed
  * (Debian: {@code apt-get install chromium chromium-driver}); it never downloads either.
  */
 @SpringBootTest(
         webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = {"samples.handoff-time=400ms", "samples.report-interval=1h"})
+        properties = {"samples.handoff-time=400ms", "samples.partner-time=300ms", "samples.report-interval=1h"})
 class TimelineBrowserTests {
 
     private static final Path CHROMIUM = Paths.get(System.getProperty("samples.chromium", "/usr/bin/chromium"));
@@ -55,6 +56,8 @@ class TimelineBrowserTests {
     private static final int WORKERS = 5;
 
     private static final int ROUNDS = 3;
+
+    private static final String PARTNER = "partner:partner-api";
 
     private static final String LONG_LOCK = "warehouse-eu-west-1:reservations:order-2026-11-000042:line-7";
 
@@ -183,6 +186,52 @@ class TimelineBrowserTests {
                 .pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> assertThatTheLongLockIsLabelledInFull(2));
         assertThatNoHistogramXLabelsOverlap();
+    }
+
+    @Test
+    void whenThePartnerDemoRunsThenTheSemaphoreRowStacksItsPermitsAndNeverShowsMoreThanThePermits() throws IOException {
+        browser.get("http://127.0.0.1:" + port + "/");
+        browser.findElement(By.cssSelector("button[data-demo='/api/demo/partner']"))
+                .click();
+
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> !browser.findElement(By.id("summary")).getText().isBlank());
+        assertThat(browser.findElement(By.id("summary")).getText()).contains("10 callers, 3 permits", "0 refused");
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(bars(PARTNER))
+                        .filteredOn(bar -> bar.end() != null)
+                        .hasSize(10));
+
+        List<Bar> permits = bars(PARTNER);
+        for (Bar permit : permits) {
+            long atOnce = permits.stream()
+                    .filter(other -> other.start() <= permit.start() && permit.start() < other.end())
+                    .count();
+            assertThat(atOnce).as("permits drawn held when %s began", permit).isBetween(1L, 3L);
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> row = (Map<String, Object>) ((JavascriptExecutor) browser)
+                .executeScript(
+                        "const g = [...document.querySelectorAll('#timeline g.lock')].find(g => g.dataset.lock === arguments[0]);"
+                                + " return g && {type: g.dataset.lockType, kind: g.querySelector('text.kind')?.textContent,"
+                                + " name: g.querySelector('text.name').textContent};",
+                        PARTNER);
+        assertThat(row).as("the row of %s", PARTNER).isNotNull();
+        assertThat(row.get("type")).isEqualTo("semaphore");
+        assertThat(row.get("name")).isEqualTo(PARTNER);
+        assertThat((String) row.get("kind")).matches("semaphore, up to [123] held at once");
+        assertThatEveryBarIsLabelledWithItsWholeOwner(PARTNER);
+
+        ((JavascriptExecutor) browser)
+                .executeScript("const s = document.getElementById('timeline-window');"
+                        + " s.value = '10'; s.dispatchEvent(new Event('change'))");
+        await().atMost(Duration.ofSeconds(5)).until(() -> "10000"
+                .equals(browser.findElement(By.id("timeline")).getDomAttribute("data-window")));
+        Path screenshot = Paths.get("target", "screenshots", "timeline-semaphore.png");
+        Files.createDirectories(screenshot.getParent());
+        Files.write(screenshot, browser.findElement(By.id("contention")).getScreenshotAs(OutputType.BYTES));
     }
 
     // One label per bar, each the bar's whole owner thread (inside the bar or under it), never cut.

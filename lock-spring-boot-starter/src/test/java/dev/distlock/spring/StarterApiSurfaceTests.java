@@ -47,6 +47,7 @@ class StarterApiSurfaceTests {
             Map.entry("LockObserver", "type of the observer beans"),
             Map.entry("MicrometerLockObserver", "observer bean"),
             Map.entry("ObservationLockObserver", "observer bean"),
+            Map.entry("PermitEventObserver", "observer bean"),
             Map.entry("LockNameTagLimit", "meter filter bean"),
             Map.entry("ObservationEventMeters", "meter filter bean"),
             Map.entry("LockEventLog", "event log bean"),

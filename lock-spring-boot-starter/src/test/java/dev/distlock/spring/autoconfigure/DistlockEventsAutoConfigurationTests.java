@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.test.RedisServers;
+import dev.distlock.spring.LockTemplate;
 import dev.distlock.spring.internal.actuator.DistlockEndpoint;
 import dev.distlock.spring.internal.actuator.LockEventsReport;
 import dev.distlock.spring.internal.observation.LockEventLog;
@@ -70,6 +71,46 @@ class DistlockEventsAutoConfigurationTests {
                     assertThat(endpoint.locks(report.lastSequence()).events().events())
                             .isEmpty();
                 });
+    }
+
+    @Test
+    void whenEnabledThenASemaphorePermitIsListedWithItsLockType() {
+        runner.withPropertyValues("distlock.events.enabled=true").run(context -> {
+            String name = "events-permit-" + System.nanoTime();
+            String result = context.getBean(LockTemplate.class).withPermit(name, 2, () -> "ran");
+            assertThat(result).isEqualTo("ran");
+
+            LockEventsReport report =
+                    context.getBean(DistlockEndpoint.class).locks(0L).events();
+            assertThat(report.events())
+                    .filteredOn(e -> e.name().equals(name))
+                    .extracting(LockEventsReport.Event::type, LockEventsReport.Event::lockType)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple("acquired", "semaphore"),
+                            org.assertj.core.groups.Tuple.tuple("released", "semaphore"));
+            LockEventsReport.Event acquired = report.events().stream()
+                    .filter(e -> e.name().equals(name))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(acquired.thread()).isEqualTo(Thread.currentThread().getName());
+            assertThat(acquired.waitMillis()).isNotNull().isGreaterThanOrEqualTo(0.0);
+            assertThat(report.events())
+                    .filteredOn(e -> e.name().equals(name) && e.type().equals("released"))
+                    .singleElement()
+                    .satisfies(released -> assertThat(released.time()).isGreaterThanOrEqualTo(acquired.time()));
+
+            RedisLock lock = context.getBean(LockClient.class).getLock(name + "-lock");
+            lock.lock();
+            lock.unlock();
+            assertThat(context.getBean(DistlockEndpoint.class)
+                            .locks(0L)
+                            .events()
+                            .events())
+                    .as("a lock's events, heard by core's listener, name no lock type")
+                    .filteredOn(e -> e.name().equals(name + "-lock"))
+                    .hasSize(2)
+                    .allSatisfy(e -> assertThat(e.lockType()).isNull());
+        });
     }
 
     @Test

@@ -33,6 +33,7 @@ public record LockEventsReport(
                         e.sequence(),
                         e.type().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                         e.lockName(),
+                        e.lockType(),
                         e.ownerId(),
                         e.thread(),
                         log.epochMillis(e),
@@ -47,6 +48,7 @@ public record LockEventsReport(
      * @param sequence position in the log, from 1
      * @param type {@code acquired}, {@code released}, {@code lease-lost} or {@code timed-out}
      * @param name lock name
+     * @param lockType {@code semaphore} for a semaphore permit's event; {@code null} (left out) for a lock's
      * @param ownerId thread id or explicit owner id; pairs an {@code acquired} with its end
      * @param thread thread that caused the event, {@code null} for a lease loss
      * @param time when, in milliseconds since the epoch with sub-millisecond precision
@@ -56,6 +58,7 @@ public record LockEventsReport(
             long sequence,
             String type,
             String name,
+            @Nullable String lockType,
             long ownerId,
             @Nullable String thread,
             double time,

@@ -122,6 +122,7 @@ public final class LockExecutor implements AutoCloseable {
         RuntimeException error = null;
         try {
             if (hold.unlocked.compareAndSet(false, true)) {
+                hold.observation.releasing();
                 hold.lock.unlock(hold.ownerId);
             }
         } catch (RuntimeException ex) {
@@ -146,6 +147,7 @@ public final class LockExecutor implements AutoCloseable {
         }
         CompletionStage<Void> unlocked;
         try {
+            hold.observation.releasing();
             unlocked = hold.lock.unlockAsync(hold.ownerId);
         } catch (RuntimeException ex) {
             released(hold, ex);

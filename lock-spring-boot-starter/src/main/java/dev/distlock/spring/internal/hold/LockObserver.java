@@ -109,6 +109,12 @@ public interface LockObserver {
         /** The hold's lease was lost while the guarded code ran; told once per hold at most. */
         default void leaseLost() {}
 
+        /**
+         * The hold's release is about to be sent to Redis, on the releasing thread; {@link #released()}
+         * follows once Redis has answered. Told at most once, and not when no release is sent.
+         */
+        default void releasing() {}
+
         /** The hold ended; told once. */
         void released();
     }

@@ -43,6 +43,11 @@ final class LockObservers implements LockObserver {
                     }
 
                     @Override
+                    public void releasing() {
+                        holdings.forEach(Holding::releasing);
+                    }
+
+                    @Override
                     public void released() {
                         holdings.forEach(Holding::released);
                     }

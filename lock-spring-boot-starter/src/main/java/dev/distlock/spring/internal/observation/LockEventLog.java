@@ -23,6 +23,10 @@ import org.jspecify.annotations.Nullable;
  * <p>A release is timed when the owner's unlock began ({@link #onReleasing}), not when Redis
  * answered: the next owner can hear its acquisition before the releasing thread hears the reply,
  * and a timeline must not draw two holders of an exclusive lock at once.
+ *
+ * <p>Core's listener hears locks only. The permits of semaphores taken through the annotation and the
+ * template are recorded by {@link PermitEventObserver} through {@link #record}, with the lock type
+ * {@code semaphore}; events heard as a listener carry no lock type.
  */
 public final class LockEventLog implements LockListener {
 
@@ -99,6 +103,20 @@ public final class LockEventLog implements LockListener {
     }
 
     private void record(LockEvent.Type type, String lockName, long ownerId, long waitNanos, long now) {
+        record(type, lockName, null, ownerId, waitNanos, now);
+    }
+
+    /**
+     * Records an event that core's listener does not report, such as a semaphore permit's.
+     * @param type what happened
+     * @param lockName lock or semaphore name (without key prefix)
+     * @param lockType kind of lock, as the {@code lock.type} meter tag names it ({@code semaphore})
+     * @param ownerId owner id; pairs an {@code ACQUIRED} with its end
+     * @param waitNanos how long the acquisition waited, or -1 when not an acquisition
+     * @param nanos when it happened, by {@link #nanoTime()}
+     */
+    public void record(
+            LockEvent.Type type, String lockName, @Nullable String lockType, long ownerId, long waitNanos, long nanos) {
         long seq = sequence.incrementAndGet();
         // Lease losses are reported on the watchdog's thread: it names nobody, the owner id does.
         String thread = type == LockEvent.Type.LEASE_LOST
@@ -106,7 +124,15 @@ public final class LockEventLog implements LockListener {
                 : Thread.currentThread().getName();
         ring.set(
                 (int) ((seq - 1) % ring.length()),
-                new LockEvent(seq, type, lockName, ownerId, thread, now, waitNanos >= 0 ? waitNanos / 1e6 : null));
+                new LockEvent(
+                        seq,
+                        type,
+                        lockName,
+                        lockType,
+                        ownerId,
+                        thread,
+                        nanos,
+                        waitNanos >= 0 ? waitNanos / 1e6 : null));
     }
 
     /**
@@ -158,6 +184,14 @@ public final class LockEventLog implements LockListener {
     }
 
     /**
+     * Returns now by the monotonic clock that times the events, for {@link #record}.
+     * @return nanoseconds, comparable only with other readings of this log's clock
+     */
+    public long nanoTime() {
+        return nanoTime.getAsLong();
+    }
+
+    /**
      * Returns now by the clock that times the events.
      * @return milliseconds since the epoch, with sub-millisecond precision
      */
@@ -181,6 +215,8 @@ public final class LockEventLog implements LockListener {
      * @param sequence position in the log, from 1
      * @param type what happened
      * @param lockName lock name (without key prefix)
+     * @param lockType kind of lock as the {@code lock.type} meter tag names it, {@code semaphore} for a
+     *     permit; {@code null} for events core's listener reported, which do not say
      * @param ownerId thread id or explicit owner id
      * @param thread thread that caused the event; {@code null} for a lease loss
      * @param nanos monotonic time; for a release or a loss found at unlock, when the unlock began
@@ -190,6 +226,7 @@ public final class LockEventLog implements LockListener {
             long sequence,
             Type type,
             String lockName,
+            @Nullable String lockType,
             long ownerId,
             @Nullable String thread,
             long nanos,
