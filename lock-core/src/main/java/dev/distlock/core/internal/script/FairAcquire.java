@@ -22,7 +22,7 @@ public record FairAcquire(
         long parkMillis,
         String publishFlags,
         String attemptId,
-        String adopt)
+        String mode)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
@@ -37,7 +37,7 @@ public record FairAcquire(
                     "longest park in ms",
                     "publish flags",
                     "attempt id",
-                    "adopt"));
+                    "mode"));
 
     @Override
     public ScriptSignature signature() {
@@ -64,7 +64,7 @@ public record FairAcquire(
             DecimalText.of(parkMillis),
             publishFlags,
             attemptId,
-            adopt
+            mode
         };
     }
 }

@@ -17,14 +17,14 @@ public record FencedAcquire(
         long leaseMillis,
         String ownerField,
         String attemptId,
-        String adopt)
+        String mode)
         implements ScriptCall<List<Long>> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.FENCED_ACQUIRE,
             List.of("lock key", "token counter", "grant record"),
-            List.of("lease in ms", "owner field", "attempt id", "adopt"));
+            List.of("lease in ms", "owner field", "attempt id", "mode"));
 
     @Override
     public ScriptSignature signature() {
@@ -38,6 +38,6 @@ public record FencedAcquire(
 
     @Override
     public String[] args() {
-        return new String[] {DecimalText.of(leaseMillis), ownerField, attemptId, adopt};
+        return new String[] {DecimalText.of(leaseMillis), ownerField, attemptId, mode};
     }
 }

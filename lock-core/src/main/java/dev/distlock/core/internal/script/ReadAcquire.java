@@ -18,14 +18,14 @@ public record ReadAcquire(
         long leaseMillis,
         String readerField,
         String attemptId,
-        String adopt)
+        String mode)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
     public static final ScriptSignature SIGNATURE = new ScriptSignature(
             Scripts.RW_READ_ACQUIRE,
             List.of("lock key", "waiting writers", "grant record", "read hold timeouts"),
-            List.of("lease in ms", "reader field", "attempt id", "adopt"));
+            List.of("lease in ms", "reader field", "attempt id", "mode"));
 
     @Override
     public ScriptSignature signature() {
@@ -39,6 +39,6 @@ public record ReadAcquire(
 
     @Override
     public String[] args() {
-        return new String[] {DecimalText.of(leaseMillis), readerField, attemptId, adopt};
+        return new String[] {DecimalText.of(leaseMillis), readerField, attemptId, mode};
     }
 }

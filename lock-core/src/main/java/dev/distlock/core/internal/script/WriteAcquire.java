@@ -21,7 +21,7 @@ public record WriteAcquire(
         long claimTimeoutMillis,
         long parkMillis,
         String attemptId,
-        String adopt)
+        String mode)
         implements ScriptCall<@Nullable Long> {
 
     /** The script and the names its header gives its KEYS and ARGV. */
@@ -35,7 +35,7 @@ public record WriteAcquire(
                     "claim timeout in ms",
                     "longest park in ms",
                     "attempt id",
-                    "adopt"));
+                    "mode"));
 
     @Override
     public ScriptSignature signature() {
@@ -56,7 +56,7 @@ public record WriteAcquire(
             DecimalText.of(claimTimeoutMillis),
             DecimalText.of(parkMillis),
             attemptId,
-            adopt
+            mode
         };
     }
 }
