@@ -21,8 +21,8 @@ import java.util.stream.Stream;
  * The random operations of a client JVM, each recorded in its history: nested reentrant locks,
  * fenced locks writing to the {@link FencedLedger}, fair locks, read and write locks, multi locks
  * over 2-3 names, holds taken with an explicit owner id and released from another thread, groups of
- * asynchronous calls of one explicit owner ({@link ChaosOwnerGroups}), and asynchronous calls
- * cancelled at random points ({@link ChaosCancels}). Leases are the watchdog, explicit, or short
+ * asynchronous calls of one explicit owner ({@link ChaosOwnerGroups}), asynchronous calls
+ * cancelled at random points ({@link ChaosCancels}), and permits of semaphores ({@link ChaosSemaphores}). Leases are the watchdog, explicit, or short
  * enough to lapse while held; waits range from a single try to 25 s; most callers retry at once
  * when a call fails with an exception, as a caller handling {@code LockException} would. A few names
  * per kind and several threads per client keep contention and waiter lines real.
@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  * every {@link #PROBE_EVERY_MILLIS}.
  *
  * <p>With {@code broken} set (only by the harness's own tests) reentrant and fenced operations skip
- * the lock but record that they held it, so the checker has something to find.
+ * the lock but record that they held it, and semaphore callers enter without a permit, so the checker
+ * has something to find.
  */
 final class ChaosOperations {
 
@@ -71,6 +72,7 @@ final class ChaosOperations {
     private final boolean broken;
     private final ChaosCancels cancels;
     private final ChaosOwnerGroups groups;
+    private final ChaosSemaphores semaphores;
 
     ChaosOperations(
             LockClient client,
@@ -87,6 +89,7 @@ final class ChaosOperations {
         this.broken = broken;
         this.cancels = new ChaosCancels(client, history, ChaosRun.PARAMS.commandTimeoutMillis());
         this.groups = new ChaosOwnerGroups(client, history, register);
+        this.semaphores = new ChaosSemaphores(client, history, register, broken);
     }
 
     static List<String> allNames() {
@@ -112,6 +115,7 @@ final class ChaosOperations {
                 // a slow start is not a finding; the recorded run is
             }
         }
+        semaphores.setPermits();
     }
 
     void run(long seed, long deadline, ExecutorService handoff) {
@@ -143,6 +147,8 @@ final class ChaosOperations {
                     handoff(rnd, handoff);
                 } else if (pick < 77) {
                     groups.run(rnd, handoff);
+                } else if (pick < 85) {
+                    semaphores.run(rnd);
                 } else {
                     quickRetry(rnd);
                 }

@@ -41,7 +41,8 @@ final class ChaosRun {
      * @param jvms client JVMs
      * @param threads operation threads per client JVM
      * @param faults whether the nemesis runs
-     * @param broken whether client JVM {@code w0} skips its locks (only to test the checker)
+     * @param broken whether client JVM {@code w0} skips its locks and enters semaphore sections without
+     *     a permit (only to test the checker)
      */
     record Settings(
             String topology, long seed, Duration duration, int jvms, int threads, boolean faults, boolean broken) {}
@@ -198,7 +199,9 @@ final class ChaosRun {
     }
 
     static List<ExclusionRegister.Entry> readRegister(Path dir) throws IOException {
-        return ExclusionRegister.read(dir, ChaosOperations.allNames());
+        List<String> sections = new ArrayList<>(ChaosOperations.allNames());
+        sections.addAll(ChaosSemaphores.NAMES);
+        return ExclusionRegister.read(dir, sections);
     }
 
     static List<LedgerEntry> readLedger(Path dir) throws IOException {
