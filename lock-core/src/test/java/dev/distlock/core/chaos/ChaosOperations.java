@@ -177,6 +177,22 @@ final class ChaosOperations {
     }
 
     /**
+     * A semaphore caller: takes permits of the semaphores ({@link ChaosSemaphores}) one after
+     * another, so that each semaphore has more callers than permits nearly all the time.
+     */
+    void runSemaphores(long seed, long deadline) {
+        Random rnd = new Random(seed);
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                semaphores.run(rnd);
+                Thread.sleep(rnd.nextInt(30));
+            } catch (InterruptedException ex) {
+                return;
+            }
+        }
+    }
+
+    /**
      * A caller in a waiter line: waits 5-30 s for {@link #LINES} lock (reentrant or fair), holds it
      * 0.2-1.5 s with a {@link #LINE_LEASE_MILLIS} lease and releases it. With several such callers
      * per client JVM, every client has callers waiting in line on each lock (and in the fair queue)

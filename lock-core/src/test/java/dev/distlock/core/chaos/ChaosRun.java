@@ -166,6 +166,8 @@ final class ChaosRun {
         p.setProperty("hotThreads", System.getProperty("chaos.hotThreads", "2"));
         // Callers in waiter lines per client JVM (-Dchaos.lineThreads, default 3): long waits on few locks.
         p.setProperty("lineThreads", System.getProperty("chaos.lineThreads", "3"));
+        // Semaphore callers per client JVM (-Dchaos.semaphoreThreads, default 2): more callers than permits.
+        p.setProperty("semaphoreThreads", System.getProperty("chaos.semaphoreThreads", "2"));
         p.setProperty("broken", Boolean.toString(settings.broken() && first));
         p.setProperty("watchdogMillis", Long.toString(PARAMS.watchdogMillis()));
         p.setProperty("commandTimeoutMillis", Long.toString(PARAMS.commandTimeoutMillis()));

@@ -92,7 +92,11 @@ final class ChaosSemaphores {
             record(op, Type.ACQ, Phase.INV, name, owner, wait, lease, "-");
             try {
                 permit = take(semaphore, wait, lease, async);
-                record(op, Type.ACQ, permit == null ? Phase.FAIL : Phase.OK, name, owner, wait, lease, permit);
+                if (permit == null) {
+                    record(op, Type.ACQ, Phase.FAIL, name, owner, wait, lease, "-");
+                } else {
+                    record(op, Type.ACQ, Phase.OK, name, owner, wait, lease, permit);
+                }
                 break;
             } catch (InterruptedException ex) {
                 record(op, Type.ACQ, Phase.ERR, name, owner, wait, lease, ex.toString());

@@ -17,10 +17,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * topology, rotating with the seed; the long run ({@code -Pchaos -Dchaos.minutes=N}) works N minutes
  * against each topology in turn, or only {@code -Dchaos.topology=...}. {@code -Dchaos.seed=N}
  * repeats a run's choices (operations, faults and their timing; thread scheduling stays free),
- * {@code -Dchaos.faults=KILL_STORM,...} narrows the faults, {@code -Dchaos.broken=true} makes client
- * JVM {@code w0} skip its locks and enter semaphore sections without a permit (to see the checks fail), {@code -Dchaos.jvms=N} and
- * {@code -Dchaos.threads=N} set the client JVMs and their operation threads, {@code -Dchaos.hotThreads=N}
- * and {@code -Dchaos.lineThreads=N} their hot callers and waiter-line callers.
+ * {@code -Dchaos.faults=KILL_STORM,...} narrows the faults, {@code -Dchaos.jvms=N} and
+ * {@code -Dchaos.threads=N} set the client JVMs and their operation threads, {@code -Dchaos.hotThreads=N},
+ * {@code -Dchaos.lineThreads=N} and {@code -Dchaos.semaphoreThreads=N} their hot callers, waiter-line
+ * callers and semaphore callers. {@code -Dchaos.broken=true} (long run only) makes client JVM
+ * {@code w0} skip its locks and enter semaphore sections without a permit, to see the checks fail.
  * Each run writes {@code target/chaos/<topology>-<seed>-<time>/report.txt} and its histories.
  */
 @Tag("chaos")

@@ -174,27 +174,30 @@ final class FinalChecks {
      * LEFTOVER_PERMIT: once every lease ended, each semaphore must have exactly the permits it was set
      * to. A semaphore that a fault which loses data removed (and no caller set again) had nothing taken.
      */
-    private void leftoverPermits(List<Violation> violations) {
+    private void leftoverPermits(List<Violation> violations) throws InterruptedException {
+        // A generous timeout and a few tries: a slow answer on a loaded machine is not a leftover permit.
         LockClientOptions options = topology.connect(LockClientOptions.builder()
                         .keyPrefix(ChaosRun.KEY_PREFIX)
-                        .commandTimeout(Duration.ofMillis(params.commandTimeoutMillis())))
+                        .commandTimeout(Duration.ofMillis(5 * params.commandTimeoutMillis())))
                 .build();
         try (LockClient probe = LockClient.create(options)) {
             for (String name : ChaosSemaphores.NAMES) {
                 int permits = ChaosSemaphores.permits(name);
-                String outcome;
-                try {
-                    RedisSemaphore semaphore = probe.getSemaphore(name);
-                    if (semaphore.trySetPermits(permits)) {
-                        continue; // removed by a fault that loses data: nothing left taken
+                String outcome = null;
+                for (int attempt = 0; attempt < 3; attempt++) {
+                    try {
+                        RedisSemaphore semaphore = probe.getSemaphore(name);
+                        // Set when a fault that loses data removed it: then nothing is left taken.
+                        int available = semaphore.trySetPermits(permits) ? permits : semaphore.availablePermits();
+                        outcome = available == permits ? null : available + " permits available";
+                        break;
+                    } catch (RuntimeException ex) {
+                        outcome = "permits not readable: " + ex;
+                        Thread.sleep(1000);
                     }
-                    int available = semaphore.availablePermits();
-                    if (available == permits) {
-                        continue;
-                    }
-                    outcome = available + " permits available";
-                } catch (RuntimeException ex) {
-                    outcome = "permits not readable: " + ex;
+                }
+                if (outcome == null) {
+                    continue;
                 }
                 violations.add(new Violation(
                         "LEFTOVER_PERMIT",
