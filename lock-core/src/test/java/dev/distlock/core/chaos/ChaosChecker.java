@@ -46,8 +46,8 @@ import java.util.TreeMap;
  *
  * <p><b>Permits (OVER_PERMITS).</b> A semaphore's permits ({@link ChaosSemaphores}) are checked as
  * holds are: a permit's hold is safe by the same bounds (its lease counted from its invocation, the
- * watchdog timeout on the watchdog, since a renewal may fail or the holder may be paused; a data-loss
- * fault), and at no moment may more safe holds than the semaphore has permits overlap by more than
+ * watchdog timeout on the watchdog, since a renewal may fail or the holder may be paused, or as long
+ * as its holder's read of the permit's expiry proves; a data-loss fault), and at no moment may more safe holds than the semaphore has permits overlap by more than
  * the clock error, in the histories or in the register (an entry into the semaphore's section that
  * found as many holders inside as permits, with more of them safe than permits at that moment).
  *
@@ -279,7 +279,9 @@ final class ChaosChecker {
             if (op.inv.kind() == Kind.SEMAPHORE) {
                 count("permits checked against the permits");
                 String semaphore = op.inv.locks().get(0);
-                bySemaphore.computeIfAbsent(semaphore, k -> new ArrayList<>()).add(safeInterval(op, semaphore));
+                Interval safe = safeInterval(op, semaphore);
+                count("permit hold ends: " + safe.cut());
+                bySemaphore.computeIfAbsent(semaphore, k -> new ArrayList<>()).add(safe);
                 continue;
             }
             count("holds checked for exclusion");

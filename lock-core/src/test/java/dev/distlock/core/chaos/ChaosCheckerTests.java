@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The harness's checker must not pass silently: synthetic histories with a known violation are
  * reported, histories that documented behaviour explains are not, and a real run with a client that
- * skips its locks is caught.
+ * skips its locks and its semaphores' permits is caught.
  */
 class ChaosCheckerTests {
 
@@ -155,6 +155,32 @@ class ChaosCheckerTests {
         assertThat(kinds(check())).as("holds invoked after the restart").containsExactly("OVER_PERMITS");
         faults.add(new Fault("RESTART", "node", T + 3550, T + 3700, true, 1000));
         assertThat(check().violations()).as("a restart loses the semaphore").isEmpty();
+    }
+
+    @Test
+    void whenAPermitGrantedAfterALongWaitReadItsLeaseThenItIsCheckedForItsWholeLease() {
+        hold("a", 1, "se-0", Kind.SEMAPHORE, 2000, 0, 1000);
+        hold("b", 1, "se-0", Kind.SEMAPHORE, 2000, 100, 900);
+        // Granted 5 s after its invocation: its 1 s lease counted from the invocation is long over.
+        hold("c", 1, "se-0", Kind.SEMAPHORE, 1000, 200, 800);
+        events.removeIf(e -> e.jvm().equals("c") && e.type() == Type.ACQ && e.phase() == Phase.INV);
+        events.add(event(-5000, "c", 1, -1, Type.ACQ, Phase.INV, Kind.SEMAPHORE, "se-0", 6000, 1000, 1));
+        assertThat(check().violations()).as("nothing proves c's permit at 200").isEmpty();
+        events.add(new Event(
+                T + 205,
+                "c",
+                1,
+                -1,
+                Type.PROBE,
+                Phase.OK,
+                Kind.SEMAPHORE,
+                List.of("se-0"),
+                "c:1",
+                0,
+                0,
+                0,
+                "held 990"));
+        assertThat(kinds(check())).containsExactly("OVER_PERMITS");
     }
 
     @Test
@@ -491,10 +517,10 @@ class ChaosCheckerTests {
 
     @Test
     @Tag("chaos")
-    void whenAClientSkipsItsLocksThenTheRunReportsOverlapsAndDuplicateTokens() throws Exception {
+    void whenAClientSkipsItsLocksThenTheRunReportsOverlapsDuplicateTokensAndHoldersOverThePermits() throws Exception {
         ChaosRun.Report report =
                 ChaosRun.run(new ChaosRun.Settings("standalone", 42, Duration.ofSeconds(10), 2, 3, false, true));
-        assertThat(report.violations()).extracting(Violation::kind).contains("OVERLAP", "FENCING");
+        assertThat(report.violations()).extracting(Violation::kind).contains("OVERLAP", "FENCING", "OVER_PERMITS");
     }
 
     @Test

@@ -89,7 +89,7 @@ final class ChaosOperations {
         this.broken = broken;
         this.cancels = new ChaosCancels(client, history, ChaosRun.PARAMS.commandTimeoutMillis());
         this.groups = new ChaosOwnerGroups(client, history, register);
-        this.semaphores = new ChaosSemaphores(client, history, register, broken);
+        this.semaphores = new ChaosSemaphores(client, history, register, probe, broken);
     }
 
     static List<String> allNames() {

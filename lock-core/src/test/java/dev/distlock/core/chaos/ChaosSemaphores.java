@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * {@code acquire} without one, blocking or asynchronous; held briefly inside the semaphore's section
  * of the {@link ExclusionRegister} (which counts the holders inside against the permits), then
  * released by id, blocking or asynchronous. Each acquisition is its own owner: permits are not tied
- * to threads.
+ * to threads. A holder reads its permit's lease back from Redis ({@link LeaseProbe}) as it enters
+ * and every {@link ChaosOperations#PROBE_EVERY_MILLIS}.
  *
  * <p>History: an {@code ACQ} of kind {@code SEMAPHORE} per call (wait {@code -1} for {@code acquire}),
  * its permit id as the detail of the {@code OK}; a {@code REL} per release. A release refused with
@@ -38,12 +39,15 @@ final class ChaosSemaphores {
     private final LockClient client;
     private final HistoryWriter history;
     private final ExclusionRegister register;
+    private final LeaseProbe probe;
     private final boolean broken;
 
-    ChaosSemaphores(LockClient client, HistoryWriter history, ExclusionRegister register, boolean broken) {
+    ChaosSemaphores(
+            LockClient client, HistoryWriter history, ExclusionRegister register, LeaseProbe probe, boolean broken) {
         this.client = client;
         this.history = history;
         this.register = register;
+        this.probe = probe;
         this.broken = broken;
     }
 
@@ -125,7 +129,15 @@ final class ChaosSemaphores {
         String ownerName = history.owner(owner);
         register.enterPermit(name, opId, ownerName, permits(name));
         try {
-            Thread.sleep(holdMillis(rnd));
+            long end = System.currentTimeMillis() + holdMillis(rnd);
+            while (true) {
+                probe(op, name, owner, permit);
+                long left = end - System.currentTimeMillis();
+                if (left <= 0) {
+                    break;
+                }
+                Thread.sleep(Math.min(left, ChaosOperations.PROBE_EVERY_MILLIS));
+            }
         } finally {
             register.exitPermit(name, opId, ownerName, permits(name));
             record(op, Type.REL, Phase.INV, name, owner, 0, 0, "-");
@@ -140,6 +152,23 @@ final class ChaosSemaphores {
                 record(op, Type.REL, Phase.ERR, name, owner, 0, 0, unwrap(ex).toString());
             }
         }
+    }
+
+    /**
+     * Reads the permit's lease left in Redis ({@link LeaseProbe}), recorded at the moment it was sent,
+     * so that the checker knows how long a permit granted after a long wait, or renewed by the
+     * watchdog, is valid.
+     */
+    private void probe(long op, String name, long owner, String permit) {
+        long sent = System.currentTimeMillis();
+        String detail;
+        try {
+            long left = probe.permitLeaseLeft("{" + ChaosRun.KEY_PREFIX + name + "}:timeout", permit);
+            detail = left == LeaseProbe.GONE ? "gone@" + System.currentTimeMillis() : "held " + left;
+        } catch (RuntimeException ex) {
+            detail = "failed " + ex;
+        }
+        history.recordAt(sent, op, -1, Type.PROBE, Phase.OK, Kind.SEMAPHORE, List.of(name), owner, 0, 0, 0, detail);
     }
 
     private static String take(RedisSemaphore semaphore, long wait, long lease, boolean async)
