@@ -46,15 +46,16 @@ import java.util.TreeMap;
  *
  * <p><b>Permits (OVER_PERMITS).</b> A semaphore's permits ({@link ChaosSemaphores}) are checked as
  * holds are: a permit's hold is safe by the same bounds (its lease counted from its invocation, the
- * watchdog timeout on the watchdog, since a renewal may fail or the holder may be paused, or as long
- * as its holder's read of the permit's expiry proves; a data-loss fault), and at no moment may more safe holds than the semaphore has permits overlap by more than
- * the clock error, in the histories or in the register (an entry into the semaphore's section that
- * found as many holders inside as permits, with more of them safe than permits at that moment).
+ * watchdog timeout on the watchdog, since a renewal may fail or the holder may be paused, or as
+ * long as its holder's read of the permit's expiry proves; a data-loss fault), and at no moment may
+ * more safe holds than the semaphore has permits overlap by more than the clock error, in the
+ * histories or in the register (an entry into the semaphore's section that found as many holders
+ * inside as permits, with more of them safe than permits at that moment).
  *
  * <p><b>Early loss (EARLY_LOSS).</b> A release that answers "not held" (a permit's: "not taken" or
- * "outlived its lease"), or a read of the lease by the
- * holder that finds its field gone, before the hold's lease could have run out (as above), without a
- * data-loss fault: the hold vanished while its lease was valid.
+ * "outlived its lease"), or a read of the lease by the holder that finds its field gone, before the
+ * hold's lease could have run out (as above), without a data-loss fault: the hold vanished while
+ * its lease was valid.
  *
  * <p><b>Fencing (FENCING).</b> The {@link FencedLedger} logs {@code DUP} when two owners wrote with
  * the same token; a violation unless a data-loss fault lies between the two acquisitions (a lost
@@ -65,8 +66,9 @@ import java.util.TreeMap;
  * with no fault around it is a violation.
  *
  * <p><b>Availability (UNAVAILABLE).</b> A call that fails with an error (not a timeout) although no
- * fault was in force or within its grace period from the call's invocation to its answer; "not held"
- * answers (IllegalMonitorStateException, a permit's IllegalArgumentException), timeouts (load) and interrupts are not counted.
+ * fault was in force or within its grace period from the call's invocation to its answer; "not
+ * held" answers (IllegalMonitorStateException, a permit's IllegalArgumentException), timeouts
+ * (load) and interrupts are not counted.
  *
  * <p><b>Reconnects (REJECTED, UNREACHABLE).</b> A call made while the client reconnects waits for
  * the connection within its deadline: no call may ever fail because the client was not connected

@@ -21,19 +21,20 @@ import java.util.stream.Stream;
  * The random operations of a client JVM, each recorded in its history: nested reentrant locks,
  * fenced locks writing to the {@link FencedLedger}, fair locks, read and write locks, multi locks
  * over 2-3 names, holds taken with an explicit owner id and released from another thread, groups of
- * asynchronous calls of one explicit owner ({@link ChaosOwnerGroups}), asynchronous calls
- * cancelled at random points ({@link ChaosCancels}), and permits of semaphores ({@link ChaosSemaphores}). Leases are the watchdog, explicit, or short
- * enough to lapse while held; waits range from a single try to 25 s; most callers retry at once
- * when a call fails with an exception, as a caller handling {@code LockException} would. A few names
- * per kind and several threads per client keep contention and waiter lines real.
+ * asynchronous calls of one explicit owner ({@link ChaosOwnerGroups}), asynchronous calls cancelled
+ * at random points ({@link ChaosCancels}), and permits of semaphores ({@link ChaosSemaphores}).
+ * Leases are the watchdog, explicit, or short enough to lapse while held; waits range from a single
+ * try to 25 s; most callers retry at once when a call fails with an exception, as a caller handling
+ * {@code LockException} would. A few names per kind and several threads per client keep contention
+ * and waiter lines real.
  *
  * <p>Every hold enters the {@link ExclusionRegister} once its acquisition returned and leaves it
  * before its release is called, and reads its lease with the {@link LeaseProbe} as it begins and then
  * every {@link #PROBE_EVERY_MILLIS}.
  *
  * <p>With {@code broken} set (only by the harness's own tests) reentrant and fenced operations skip
- * the lock but record that they held it, and semaphore callers enter without a permit, so the checker
- * has something to find.
+ * the lock but record that they held it, and semaphore callers enter without a permit, so the
+ * checker has something to find.
  */
 final class ChaosOperations {
 
