@@ -99,6 +99,12 @@ final class ChaosOperations {
                 .toList();
     }
 
+    /** @return every lock name and every semaphore name: what a fault may aim at */
+    static List<String> allNamesAndSemaphores() {
+        return Stream.concat(allNames().stream(), ChaosSemaphores.NAMES.stream())
+                .toList();
+    }
+
     /** Connects and loads the scripts before the run, outside the recorded history. */
     void warmUp() throws InterruptedException {
         List<RedisLock> locks = List.of(

@@ -201,9 +201,7 @@ final class ChaosRun {
     }
 
     static List<ExclusionRegister.Entry> readRegister(Path dir) throws IOException {
-        List<String> sections = new ArrayList<>(ChaosOperations.allNames());
-        sections.addAll(ChaosSemaphores.NAMES);
-        return ExclusionRegister.read(dir, sections);
+        return ExclusionRegister.read(dir, ChaosOperations.allNamesAndSemaphores());
     }
 
     static List<LedgerEntry> readLedger(Path dir) throws IOException {
