@@ -44,9 +44,18 @@ import java.util.TreeMap;
  * entry and exit to) while a hold of another owner was inside, both within these bounds, is a
  * REGISTER violation.
  *
- * <p><b>Early loss (EARLY_LOSS).</b> A release that answers "not held", or a read of the lease by the
- * holder that finds its field gone, before the hold's lease could have run out (as above), without a
- * data-loss fault: the hold vanished while its lease was valid.
+ * <p><b>Permits (OVER_PERMITS).</b> A semaphore's permits ({@link ChaosSemaphores}) are checked as
+ * holds are: a permit's hold is safe by the same bounds (its lease counted from its invocation, the
+ * watchdog timeout on the watchdog, since a renewal may fail or the holder may be paused, or as
+ * long as its holder's read of the permit's expiry proves; a data-loss fault), and at no moment may
+ * more safe holds than the semaphore has permits overlap by more than the clock error, in the
+ * histories or in the register (an entry into the semaphore's section that found as many holders
+ * inside as permits, with more of them safe than permits at that moment).
+ *
+ * <p><b>Early loss (EARLY_LOSS).</b> A release that answers "not held" (a permit's: "not taken" or
+ * "outlived its lease"), or a read of the lease by the holder that finds its field gone, before the
+ * hold's lease could have run out (as above), without a data-loss fault: the hold vanished while
+ * its lease was valid.
  *
  * <p><b>Fencing (FENCING).</b> The {@link FencedLedger} logs {@code DUP} when two owners wrote with
  * the same token; a violation unless a data-loss fault lies between the two acquisitions (a lost
@@ -57,8 +66,9 @@ import java.util.TreeMap;
  * with no fault around it is a violation.
  *
  * <p><b>Availability (UNAVAILABLE).</b> A call that fails with an error (not a timeout) although no
- * fault was in force or within its grace period from the call's invocation to its answer; "not held"
- * answers (IllegalMonitorStateException), timeouts (load) and interrupts are not counted.
+ * fault was in force or within its grace period from the call's invocation to its answer; "not
+ * held" answers (IllegalMonitorStateException, a permit's IllegalArgumentException), timeouts
+ * (load) and interrupts are not counted.
  *
  * <p><b>Reconnects (REJECTED, UNREACHABLE).</b> A call made while the client reconnects waits for
  * the connection within its deadline: no call may ever fail because the client was not connected
@@ -93,7 +103,7 @@ import java.util.TreeMap;
  * claimed the lock by the liveness rule, but no longer than until the released hold was granted when
  * the two exclude each other and it had let go or given up by then), or a fault was in force or healed less than its grace
  * period, at most {@link #HAND_OFF_GRACE_MILLIS}, before the release. Waiters of a multi lock, which
- * need every member free, are left to the liveness rule.
+ * need every member free, and of a semaphore's permits, are left to the liveness rule.
  */
 final class ChaosChecker {
 
@@ -262,12 +272,21 @@ final class ChaosChecker {
 
     private void checkOverlaps() {
         Map<String, List<Interval>> byLock = new TreeMap<>();
+        Map<String, List<Interval>> bySemaphore = new TreeMap<>();
         for (Op op : ops) {
             if (op.res == null || op.res.phase() != Phase.OK) {
                 continue;
             }
-            count("holds checked for exclusion");
             checkEarlyLoss(op);
+            if (op.inv.kind() == Kind.SEMAPHORE) {
+                count("permits checked against the permits");
+                String semaphore = op.inv.locks().get(0);
+                Interval safe = safeInterval(op, semaphore);
+                count("permit hold ends: " + safe.cut());
+                bySemaphore.computeIfAbsent(semaphore, k -> new ArrayList<>()).add(safe);
+                continue;
+            }
+            count("holds checked for exclusion");
             for (String lock : op.inv.locks()) {
                 Interval safe = safeInterval(op, lock);
                 count("hold ends (per lock): " + safe.cut());
@@ -296,6 +315,29 @@ final class ChaosChecker {
                 active.add(hold);
             }
         }
+        bySemaphore.forEach(this::checkPermits);
+    }
+
+    /** OVER_PERMITS: more safe holds of a semaphore's permits overlapped than it has permits. */
+    private void checkPermits(String semaphore, List<Interval> holds) {
+        int permits = ChaosSemaphores.permits(semaphore);
+        holds.removeIf(hold -> hold.end() <= hold.start());
+        holds.sort(Comparator.comparingLong(Interval::start));
+        List<Interval> active = new ArrayList<>();
+        for (Interval hold : holds) {
+            active.removeIf(other -> other.end() <= hold.start() + params.clockErrorMillis());
+            active.add(hold);
+            if (active.size() > permits) {
+                violations.add(new Violation(
+                        "OVER_PERMITS",
+                        "semaphore '" + semaphore + "' (" + permits + " permits) held by " + active.size()
+                                + " at " + hold.start() + ": "
+                                + active.stream()
+                                        .map(h -> "[" + h.op() + "] safe " + h.start() + ".." + h.end() + " (" + h.cut()
+                                                + ")")
+                                        .toList()));
+            }
+        }
     }
 
     private static boolean conflict(Op a, Op b) {
@@ -315,6 +357,10 @@ final class ChaosChecker {
                 continue;
             }
             Op entrant = byId.get(entry.op());
+            if (entrant != null && entrant.inv != null && entrant.inv.kind() == Kind.SEMAPHORE) {
+                checkRegisterPermits(entry, entrant);
+                continue;
+            }
             for (String otherId : entry.others()) {
                 count("register overlaps flagged");
                 Op other = byId.get(otherId);
@@ -341,6 +387,43 @@ final class ChaosChecker {
     }
 
     /**
+     * OVER_PERMITS from the register: a permit's hold entered its semaphore's section while as many
+     * holds as permits were inside, and at that moment more of them than permits were safe (their
+     * lease could not have run out, and no fault that loses data was around).
+     */
+    private void checkRegisterPermits(ExclusionRegister.Entry entry, Op entrant) {
+        count("register over-permits flagged");
+        List<Op> inside = new ArrayList<>();
+        inside.add(entrant);
+        for (String otherId : entry.others()) {
+            inside.add(byId.get(otherId));
+        }
+        List<String> safe = new ArrayList<>();
+        for (Op op : inside) {
+            if (op == null || op.res == null) {
+                count("register over-permits with a hold missing from the histories");
+                return;
+            }
+            Interval interval = safeInterval(op, entry.lock());
+            if (entry.time() < interval.end()) {
+                safe.add("[" + op + "] safe until " + interval.end() + " (" + interval.cut() + ")");
+            }
+        }
+        int permits = ChaosSemaphores.permits(entry.lock());
+        if (safe.size() <= permits) {
+            count("register over-permits explained (a lease could have run out, or data was lost)");
+            return;
+        }
+        violations.add(new Violation(
+                "OVER_PERMITS",
+                "semaphore '" + entry.lock() + "' (" + permits + " permits): [" + entrant
+                        + "] entered the section at " + entry.time() + " with " + (inside.size() - 1)
+                        + " holders inside; " + safe.size() + " of these " + inside.size() + " holds safe: " + safe
+                        + "; faults around: "
+                        + faultsAround(entrant.inv.time() - 30_000, entry.time())));
+    }
+
+    /**
      * EARLY_LOSS: the hold was found gone (a release answered "not held", or the holder's own read of
      * the lock found its field missing) before its lease could have run out, with no data-loss fault
      * around: every run of the release or read happened before its answer was recorded, so at that
@@ -354,9 +437,7 @@ final class ChaosChecker {
         nest.add(op);
         for (Op member : nest) {
             Event answer = member.relRes;
-            if (answer != null
-                    && answer.phase() == Phase.ERR
-                    && answer.detail().contains("IllegalMonitorStateException")) {
+            if (answer != null && answer.phase() == Phase.ERR && notHeld(answer)) {
                 long validUntil = Long.MAX_VALUE;
                 for (String lock : op.inv.locks()) {
                     validUntil = Math.min(validUntil, leaseBound(op, lock, answer.time()));
@@ -377,6 +458,12 @@ final class ChaosChecker {
                                 + probe.time() + ")");
             }
         }
+    }
+
+    /** @return whether a failed release answered "not held": a lock's, or a permit's "not taken" */
+    private static boolean notHeld(Event answer) {
+        return answer.detail().contains("IllegalMonitorStateException")
+                || answer.kind() == Kind.SEMAPHORE && answer.detail().contains("IllegalArgumentException");
     }
 
     private void earlyLoss(Op op, Op member, long at, long validUntil, String what) {
@@ -640,6 +727,9 @@ final class ChaosChecker {
         Map<String, List<Op>> byLock = new TreeMap<>();
         Map<String, List<Op>> waitersByLock = new TreeMap<>();
         for (Op op : ops) {
+            if (op.inv.kind() == Kind.SEMAPHORE) {
+                continue; // several holders at once: left to the liveness rule
+            }
             for (String lock : op.inv.locks()) {
                 byLock.computeIfAbsent(lock, k -> new ArrayList<>()).add(op);
                 // Single tries (no wait) are never parked; multi-lock waiters need every member free.
@@ -772,7 +862,7 @@ final class ChaosChecker {
                     || inv == null
                     || e.detail().contains("timed out")
                     || e.detail().contains("Interrupt")
-                    || e.detail().contains("IllegalMonitorStateException")) {
+                    || notHeld(e)) {
                 continue;
             }
             boolean faulty = faults.stream()

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The harness's checker must not pass silently: synthetic histories with a known violation are
  * reported, histories that documented behaviour explains are not, and a real run with a client that
- * skips its locks is caught.
+ * skips its locks and its semaphores' permits is caught.
  */
 class ChaosCheckerTests {
 
@@ -122,6 +122,105 @@ class ChaosCheckerTests {
         assertThat(check().violations()).as("a's 500 ms lease had run out").isEmpty();
         register.add(new ExclusionRegister.Entry("re-0", T + 300, "b#1", "b:1", "E", 0, List.of("a#1")));
         assertThat(kinds(check())).containsExactly("REGISTER");
+    }
+
+    @Test
+    void whenMoreSafePermitHoldsOverlapThanPermitsThenOverPermitsIsReported() {
+        // se-0 has 2 permits: two holders at once are fine, a third safe one is not.
+        hold("a", 1, "se-0", Kind.SEMAPHORE, -1, 0, 1000);
+        hold("b", 1, "se-0", Kind.SEMAPHORE, 2000, 100, 900);
+        assertThat(check().violations()).as("two holders of two permits").isEmpty();
+        hold("c", 1, "se-0", Kind.SEMAPHORE, -1, 200, 800);
+        assertThat(kinds(check())).containsExactly("OVER_PERMITS");
+        assertThat(check().violations().get(0).message()).contains("'se-0' (2 permits) held by 3");
+    }
+
+    @Test
+    void whenAPermitsLeaseCouldHaveRunOutOrDataWasLostThenTheExtraHolderIsExcused() {
+        hold("a", 1, "se-0", Kind.SEMAPHORE, 300, 0, 1000);
+        hold("b", 1, "se-0", Kind.SEMAPHORE, -1, 100, 900);
+        hold("c", 1, "se-0", Kind.SEMAPHORE, -1, 400, 800);
+        assertThat(check().violations()).as("a's 300 ms lease had run out").isEmpty();
+        // A watchdog permit is safe for one watchdog timeout from its invocation: a renewal may fail.
+        hold("d", 1, "se-1", Kind.SEMAPHORE, -1, 0, 5000);
+        hold("e", 1, "se-1", Kind.SEMAPHORE, -1, 3500, 4000);
+        hold("f", 1, "se-1", Kind.SEMAPHORE, -1, 3500, 4000);
+        hold("g", 1, "se-1", Kind.SEMAPHORE, -1, 3500, 4000);
+        assertThat(check().violations())
+                .as("d's watchdog permit could have lapsed")
+                .isEmpty();
+        hold("h", 1, "se-1", Kind.SEMAPHORE, -1, 3600, 3900);
+        assertThat(kinds(check())).containsExactly("OVER_PERMITS");
+        faults.add(new Fault("RESTART", "node", T + 3000, T + 3300, true, 1000));
+        assertThat(kinds(check())).as("holds invoked after the restart").containsExactly("OVER_PERMITS");
+        faults.add(new Fault("RESTART", "node", T + 3550, T + 3700, true, 1000));
+        assertThat(check().violations()).as("a restart loses the semaphore").isEmpty();
+    }
+
+    @Test
+    void whenAPermitGrantedAfterALongWaitReadItsLeaseThenItIsCheckedForItsWholeLease() {
+        hold("a", 1, "se-0", Kind.SEMAPHORE, 2000, 0, 1000);
+        hold("b", 1, "se-0", Kind.SEMAPHORE, 2000, 100, 900);
+        // Granted 5 s after its invocation: its 1 s lease counted from the invocation is long over.
+        hold("c", 1, "se-0", Kind.SEMAPHORE, 1000, 200, 800);
+        events.removeIf(e -> e.jvm().equals("c") && e.type() == Type.ACQ && e.phase() == Phase.INV);
+        events.add(event(-5000, "c", 1, -1, Type.ACQ, Phase.INV, Kind.SEMAPHORE, "se-0", 6000, 1000, 1));
+        assertThat(check().violations()).as("nothing proves c's permit at 200").isEmpty();
+        events.add(new Event(
+                T + 205,
+                "c",
+                1,
+                -1,
+                Type.PROBE,
+                Phase.OK,
+                Kind.SEMAPHORE,
+                List.of("se-0"),
+                "c:1",
+                0,
+                0,
+                0,
+                "held 990"));
+        assertThat(kinds(check())).containsExactly("OVER_PERMITS");
+    }
+
+    @Test
+    void whenTheRegisterCountsMoreSafeHoldersThanPermitsThenOverPermitsIsReported() {
+        hold("a", 1, "se-0", Kind.SEMAPHORE, 300, 0, 3000);
+        hold("b", 1, "se-0", Kind.SEMAPHORE, 2000, 0, 3000);
+        hold("c", 1, "se-0", Kind.SEMAPHORE, 2000, 1000, 1400);
+        register.add(new ExclusionRegister.Entry("se-0", T + 10, "a#1", "a:1", "E", 0, List.of()));
+        register.add(new ExclusionRegister.Entry("se-0", T + 10, "b#1", "b:1", "E", 0, List.of()));
+        register.add(new ExclusionRegister.Entry("se-0", T + 1010, "c#1", "c:1", "E", 0, List.of("a#1", "b#1")));
+        assertThat(check().violations()).as("a's 300 ms lease had run out").isEmpty();
+        register.add(new ExclusionRegister.Entry("se-0", T + 200, "c#1", "c:1", "E", 0, List.of("a#1", "b#1")));
+        assertThat(kinds(check())).containsExactly("OVER_PERMITS");
+        assertThat(check().violations().get(0).message()).contains("3 of these 3 holds safe");
+    }
+
+    @Test
+    void whenAPermitsReleaseSaysNotTakenThenItIsEarlyLossBeforeItsLeaseAndNothingAfter() {
+        hold("a", 1, "se-0", Kind.SEMAPHORE, 3000, 0, 500);
+        hold("b", 1, "se-1", Kind.SEMAPHORE, 300, 0, 500);
+        events.removeIf(e -> e.type() == Type.REL && e.phase() == Phase.OK);
+        for (String jvm : List.of("a", "b")) {
+            events.add(new Event(
+                    T + 505,
+                    jvm,
+                    1,
+                    -1,
+                    Type.REL,
+                    Phase.ERR,
+                    Kind.SEMAPHORE,
+                    List.of(jvm.equals("a") ? "se-0" : "se-1"),
+                    jvm + ":1",
+                    0,
+                    0,
+                    0,
+                    "java.lang.IllegalArgumentException: Permit '00ff' of semaphore is not taken"));
+        }
+        assertThat(kinds(check()))
+                .as("a's 3 s lease was valid; b's had run out")
+                .containsExactly("EARLY_LOSS");
     }
 
     @Test
@@ -418,10 +517,10 @@ class ChaosCheckerTests {
 
     @Test
     @Tag("chaos")
-    void whenAClientSkipsItsLocksThenTheRunReportsOverlapsAndDuplicateTokens() throws Exception {
+    void whenAClientSkipsItsLocksThenTheRunReportsOverlapsDuplicateTokensAndHoldersOverThePermits() throws Exception {
         ChaosRun.Report report =
                 ChaosRun.run(new ChaosRun.Settings("standalone", 42, Duration.ofSeconds(10), 2, 3, false, true));
-        assertThat(report.violations()).extracting(Violation::kind).contains("OVERLAP", "FENCING");
+        assertThat(report.violations()).extracting(Violation::kind).contains("OVERLAP", "FENCING", "OVER_PERMITS");
     }
 
     @Test

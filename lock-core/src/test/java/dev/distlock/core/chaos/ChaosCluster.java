@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.stream.Stream;
 
 /**
  * A Cluster of three masters with a replica each. The harness keeps track of which node of each
@@ -111,8 +112,8 @@ final class ChaosCluster extends ChaosTopology {
         // Mostly the line locks' masters in turn, where callers of every client wait in line.
         String name = rnd.nextInt(4) > 0
                 ? ChaosOperations.LINES.get(failovers++ % ChaosOperations.LINES.size())
-                : ChaosOperations.allNames()
-                        .get(rnd.nextInt(ChaosOperations.allNames().size()));
+                : ChaosOperations.allNamesAndSemaphores()
+                        .get(rnd.nextInt(ChaosOperations.allNamesAndSemaphores().size()));
         int slot = SlotHash.getSlot(ChaosRun.KEY_PREFIX + name);
         RedisServer[] shard = shardOf(ownerOf(slot));
         RedisServer master = shard[0];
@@ -178,8 +179,11 @@ final class ChaosCluster extends ChaosTopology {
     @Override
     String migrateSlot(Random rnd) {
         boolean batched = rnd.nextBoolean();
-        List<String> names =
-                batched && rnd.nextInt(3) > 0 ? ChaosOperations.WITH_COMPANIONS : ChaosOperations.allNames();
+        // A semaphore has a companion key too: its taken permits' timeout set.
+        List<String> names = batched && rnd.nextInt(3) > 0
+                ? Stream.concat(ChaosOperations.WITH_COMPANIONS.stream(), ChaosSemaphores.NAMES.stream())
+                        .toList()
+                : ChaosOperations.allNamesAndSemaphores();
         String name = names.get(rnd.nextInt(names.size()));
         String hash = ChaosRun.KEY_PREFIX + name;
         int slot = SlotHash.getSlot(hash);

@@ -21,18 +21,20 @@ import java.util.stream.Stream;
  * The random operations of a client JVM, each recorded in its history: nested reentrant locks,
  * fenced locks writing to the {@link FencedLedger}, fair locks, read and write locks, multi locks
  * over 2-3 names, holds taken with an explicit owner id and released from another thread, groups of
- * asynchronous calls of one explicit owner ({@link ChaosOwnerGroups}), and asynchronous calls
- * cancelled at random points ({@link ChaosCancels}). Leases are the watchdog, explicit, or short
- * enough to lapse while held; waits range from a single try to 25 s; most callers retry at once
- * when a call fails with an exception, as a caller handling {@code LockException} would. A few names
- * per kind and several threads per client keep contention and waiter lines real.
+ * asynchronous calls of one explicit owner ({@link ChaosOwnerGroups}), asynchronous calls cancelled
+ * at random points ({@link ChaosCancels}), and permits of semaphores ({@link ChaosSemaphores}).
+ * Leases are the watchdog, explicit, or short enough to lapse while held; waits range from a single
+ * try to 25 s; most callers retry at once when a call fails with an exception, as a caller handling
+ * {@code LockException} would. A few names per kind and several threads per client keep contention
+ * and waiter lines real.
  *
  * <p>Every hold enters the {@link ExclusionRegister} once its acquisition returned and leaves it
  * before its release is called, and reads its lease with the {@link LeaseProbe} as it begins and then
  * every {@link #PROBE_EVERY_MILLIS}.
  *
  * <p>With {@code broken} set (only by the harness's own tests) reentrant and fenced operations skip
- * the lock but record that they held it, so the checker has something to find.
+ * the lock but record that they held it, and semaphore callers enter without a permit, so the
+ * checker has something to find.
  */
 final class ChaosOperations {
 
@@ -71,6 +73,7 @@ final class ChaosOperations {
     private final boolean broken;
     private final ChaosCancels cancels;
     private final ChaosOwnerGroups groups;
+    private final ChaosSemaphores semaphores;
 
     ChaosOperations(
             LockClient client,
@@ -87,11 +90,18 @@ final class ChaosOperations {
         this.broken = broken;
         this.cancels = new ChaosCancels(client, history, ChaosRun.PARAMS.commandTimeoutMillis());
         this.groups = new ChaosOwnerGroups(client, history, register);
+        this.semaphores = new ChaosSemaphores(client, history, register, probe, broken);
     }
 
     static List<String> allNames() {
         return Stream.of(REENTRANT, FENCED, FAIR, READ_WRITE, LINES)
                 .flatMap(List::stream)
+                .toList();
+    }
+
+    /** @return every lock name and every semaphore name: what a fault may aim at */
+    static List<String> allNamesAndSemaphores() {
+        return Stream.concat(allNames().stream(), ChaosSemaphores.NAMES.stream())
                 .toList();
     }
 
@@ -112,6 +122,7 @@ final class ChaosOperations {
                 // a slow start is not a finding; the recorded run is
             }
         }
+        semaphores.setPermits();
     }
 
     void run(long seed, long deadline, ExecutorService handoff) {
@@ -143,6 +154,8 @@ final class ChaosOperations {
                     handoff(rnd, handoff);
                 } else if (pick < 77) {
                     groups.run(rnd, handoff);
+                } else if (pick < 85) {
+                    semaphores.run(rnd);
                 } else {
                     quickRetry(rnd);
                 }
@@ -164,6 +177,22 @@ final class ChaosOperations {
             try {
                 quickRetry(rnd);
                 Thread.sleep(2 + rnd.nextInt(10));
+            } catch (InterruptedException ex) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * A semaphore caller: takes permits of the semaphores ({@link ChaosSemaphores}) one after
+     * another, so that each semaphore has more callers than permits nearly all the time.
+     */
+    void runSemaphores(long seed, long deadline) {
+        Random rnd = new Random(seed);
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                semaphores.run(rnd);
+                Thread.sleep(rnd.nextInt(30));
             } catch (InterruptedException ex) {
                 return;
             }

@@ -41,7 +41,8 @@ final class ChaosRun {
      * @param jvms client JVMs
      * @param threads operation threads per client JVM
      * @param faults whether the nemesis runs
-     * @param broken whether client JVM {@code w0} skips its locks (only to test the checker)
+     * @param broken whether client JVM {@code w0} skips its locks and enters semaphore sections without
+     *     a permit (only to test the checker)
      */
     record Settings(
             String topology, long seed, Duration duration, int jvms, int threads, boolean faults, boolean broken) {}
@@ -165,6 +166,8 @@ final class ChaosRun {
         p.setProperty("hotThreads", System.getProperty("chaos.hotThreads", "2"));
         // Callers in waiter lines per client JVM (-Dchaos.lineThreads, default 3): long waits on few locks.
         p.setProperty("lineThreads", System.getProperty("chaos.lineThreads", "3"));
+        // Semaphore callers per client JVM (-Dchaos.semaphoreThreads, default 2): more callers than permits.
+        p.setProperty("semaphoreThreads", System.getProperty("chaos.semaphoreThreads", "2"));
         p.setProperty("broken", Boolean.toString(settings.broken() && first));
         p.setProperty("watchdogMillis", Long.toString(PARAMS.watchdogMillis()));
         p.setProperty("commandTimeoutMillis", Long.toString(PARAMS.commandTimeoutMillis()));
@@ -198,7 +201,7 @@ final class ChaosRun {
     }
 
     static List<ExclusionRegister.Entry> readRegister(Path dir) throws IOException {
-        return ExclusionRegister.read(dir, ChaosOperations.allNames());
+        return ExclusionRegister.read(dir, ChaosOperations.allNamesAndSemaphores());
     }
 
     static List<LedgerEntry> readLedger(Path dir) throws IOException {

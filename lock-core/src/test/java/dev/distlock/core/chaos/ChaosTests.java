@@ -18,8 +18,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * against each topology in turn, or only {@code -Dchaos.topology=...}. {@code -Dchaos.seed=N}
  * repeats a run's choices (operations, faults and their timing; thread scheduling stays free),
  * {@code -Dchaos.faults=KILL_STORM,...} narrows the faults, {@code -Dchaos.jvms=N} and
- * {@code -Dchaos.threads=N} set the client JVMs and their operation threads, {@code -Dchaos.hotThreads=N}
- * and {@code -Dchaos.lineThreads=N} their hot callers and waiter-line callers.
+ * {@code -Dchaos.threads=N} set the client JVMs and their operation threads, {@code -Dchaos.hotThreads=N},
+ * {@code -Dchaos.lineThreads=N} and {@code -Dchaos.semaphoreThreads=N} their hot callers, waiter-line
+ * callers and semaphore callers. {@code -Dchaos.broken=true} (long run only) makes client JVM
+ * {@code w0} skip its locks and enter semaphore sections without a permit, to see the checks fail.
  * Each run writes {@code target/chaos/<topology>-<seed>-<time>/report.txt} and its histories.
  */
 @Tag("chaos")
@@ -47,8 +49,8 @@ class ChaosTests {
         String only = System.getProperty("chaos.topology", "");
         List<ChaosRun.Report> reports = new ArrayList<>();
         for (String topology : only.isBlank() ? TOPOLOGIES : only.split(",")) {
-            reports.add(ChaosRun.run(
-                    new ChaosRun.Settings(topology.trim(), seed, duration, jvms(), threads(), true, false)));
+            reports.add(ChaosRun.run(new ChaosRun.Settings(
+                    topology.trim(), seed, duration, jvms(), threads(), true, Boolean.getBoolean("chaos.broken"))));
         }
         assertNoViolations(reports);
     }

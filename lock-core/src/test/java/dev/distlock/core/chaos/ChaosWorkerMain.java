@@ -80,6 +80,14 @@ public final class ChaosWorkerMain {
                 worker.start();
                 workers.add(worker);
             }
+            int semaphoreCallers = Integer.parseInt(p.getProperty("semaphoreThreads", "0"));
+            for (int t = 0; t < semaphoreCallers; t++) {
+                long threadSeed = seed * 1_000_003L + jvm.hashCode() * 31L + 3000 + t;
+                Thread worker =
+                        new Thread(() -> operations.runSemaphores(threadSeed, deadline), "chaos-semaphore-" + t);
+                worker.start();
+                workers.add(worker);
+            }
             int lines = Integer.parseInt(p.getProperty("lineThreads", "0"));
             for (int t = 0; t < lines; t++) {
                 long threadSeed = seed * 1_000_003L + jvm.hashCode() * 31L + 2000 + t;

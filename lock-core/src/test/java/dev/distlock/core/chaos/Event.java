@@ -70,11 +70,13 @@ record Event(
         FAIR,
         READ,
         WRITE,
-        MULTI;
+        MULTI,
+        /** A permit of a semaphore ({@link ChaosSemaphores}): not exclusive, counted against the permits. */
+        SEMAPHORE;
 
         /** @return whether holds of this kind exclude every other owner */
         boolean exclusive() {
-            return this != READ;
+            return this != READ && this != SEMAPHORE;
         }
     }
 

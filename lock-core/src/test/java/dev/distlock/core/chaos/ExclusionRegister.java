@@ -22,6 +22,10 @@ import java.util.List;
  * it. The register knows nothing of Redis, so no Redis fault and no clock comparison touches what it
  * sees.
  *
+ * <p>A semaphore's section counts instead: any number of holders of permits may be inside, and an
+ * entry that finds as many holders inside as the semaphore has permits is flagged
+ * {@code OVER_PERMITS}, naming every hold inside ("never more holders than permits").
+ *
  * <p>Log line: {@code time op owner kind phase token verdict others}, tab-separated, where {@code op}
  * is {@code jvm#op} of the history and {@code others} the {@code op} ids of the conflicting holds.
  */
@@ -29,6 +33,7 @@ final class ExclusionRegister {
 
     static final String OK = "OK";
     static final String OVERLAP = "OVERLAP";
+    static final String OVER_PERMITS = "OVER_PERMITS";
 
     private final Path dir;
 
@@ -42,15 +47,26 @@ final class ExclusionRegister {
 
     /** Enters the critical section of {@code lock}; {@code shared} for a read hold. */
     void enter(String lock, String op, String owner, boolean shared, long token) {
-        update(lock, op, owner, shared, token, true);
+        update(lock, op, owner, shared, token, 0, true);
     }
 
     void exit(String lock, String op, String owner, boolean shared, long token) {
-        update(lock, op, owner, shared, token, false);
+        update(lock, op, owner, shared, token, 0, false);
+    }
+
+    /** Enters the section of a semaphore of {@code permits} permits with the permit of hold {@code op}. */
+    void enterPermit(String semaphore, String op, String owner, int permits) {
+        update(semaphore, op, owner, true, 0, permits, true);
+    }
+
+    void exitPermit(String semaphore, String op, String owner, int permits) {
+        update(semaphore, op, owner, true, 0, permits, false);
     }
 
     // synchronized: a file lock excludes other processes, but threads of one JVM must queue here.
-    private synchronized void update(String lock, String op, String owner, boolean shared, long token, boolean in) {
+    // permits: 0 for a lock, else the semaphore's permits.
+    private synchronized void update(
+            String lock, String op, String owner, boolean shared, long token, int permits, boolean in) {
         Path state = dir.resolve("register-" + lock + ".state");
         try (FileChannel channel = FileChannel.open(
                         state, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -64,7 +80,12 @@ final class ExclusionRegister {
                 }
             }
             List<String> others = new ArrayList<>();
-            if (in) {
+            if (in && permits > 0) {
+                if (inside.size() >= permits) {
+                    inside.forEach(line -> others.add(line.split(" ")[0]));
+                }
+                inside.add(op + " " + owner + " P");
+            } else if (in) {
                 for (String line : inside) {
                     String[] f = line.split(" ");
                     boolean bothShared = shared && "R".equals(f[2]);
@@ -86,10 +107,10 @@ final class ExclusionRegister {
                                     Long.toString(System.currentTimeMillis()),
                                     op,
                                     owner,
-                                    shared ? "R" : "X",
+                                    permits > 0 ? "P" : shared ? "R" : "X",
                                     in ? "E" : "X",
                                     Long.toString(token),
-                                    others.isEmpty() ? OK : OVERLAP,
+                                    others.isEmpty() ? OK : permits > 0 ? OVER_PERMITS : OVERLAP,
                                     others.isEmpty() ? "-" : String.join(",", others))
                             + "\n",
                     StandardCharsets.UTF_8,
@@ -108,7 +129,8 @@ final class ExclusionRegister {
      * @param owner {@code jvm:ownerId}
      * @param phase {@code E} or {@code X}
      * @param token fencing token, or 0
-     * @param others {@code op} ids of the conflicting holds inside at an entry
+     * @param others {@code op} ids of the conflicting holds inside at an entry (of a semaphore: every
+     *     hold inside, when there were as many as permits)
      */
     record Entry(String lock, long time, String op, String owner, String phase, long token, List<String> others) {
 

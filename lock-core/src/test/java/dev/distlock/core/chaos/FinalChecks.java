@@ -3,6 +3,7 @@ package dev.distlock.core.chaos;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.RedisSemaphore;
 import dev.distlock.core.chaos.ChaosChecker.Params;
 import dev.distlock.core.chaos.ChaosChecker.Violation;
 import dev.distlock.core.test.RedisServer;
@@ -24,9 +25,13 @@ import java.util.concurrent.TimeUnit;
  * <li>STUCK: a lock cannot be taken by a fresh client within the longest lease plus the watchdog
  *     timeout and margins, although every operation on it has ended (by the README, a hold whose
  *     acquire or release failed expires with its lease; nothing is renewed for an owner that let go);</li>
+ * <li>LEFTOVER_PERMIT: at the same moment, a semaphore ({@link ChaosSemaphores}) has not got all its
+ *     permits back, as a fresh client counts them (giving back those whose lease ended), or has more
+ *     than it was set to;</li>
  * <li>LEFTOVER_KEY: after every client closed and the longest lease, unlock latch and fair-queue
  *     deadline passed, a key of the run is still in Redis on some node. Fencing-token counters
- *     ({@code redisson_lock_token:*}) are meant to persist and are not counted.</li>
+ *     ({@code redisson_lock_token:*}) and semaphores' permit counts are meant to persist and are not
+ *     counted (a semaphore's taken permits are).</li>
  * </ul>
  */
 final class FinalChecks {
@@ -145,10 +150,13 @@ final class FinalChecks {
                         Math.max(3 * params.commandTimeoutMillis(), ChaosOperations.LINE_FAIR_WAIT_MILLIS))
                 + 3000;
         Thread.sleep(settle);
+        leftoverPermits(violations);
+        Set<String> permitCounts = new LinkedHashSet<>();
+        ChaosSemaphores.NAMES.forEach(name -> permitCounts.add(ChaosRun.KEY_PREFIX + name));
         List<String> leftovers = new ArrayList<>();
         for (RedisServer node : topology.dataNodes()) {
             for (String key : node.command("KEYS", "*").split("\n")) {
-                if (key.isBlank() || key.startsWith("redisson_lock_token:")) {
+                if (key.isBlank() || key.startsWith("redisson_lock_token:") || permitCounts.contains(key)) {
                     continue;
                 }
                 leftovers.add(key + " (" + node.command("TYPE", key) + ", pttl " + node.command("PTTL", key)
@@ -159,6 +167,43 @@ final class FinalChecks {
             violations.add(new Violation(
                     "LEFTOVER_KEY",
                     leftovers.size() + " keys left " + settle + " ms after every client closed: " + leftovers));
+        }
+    }
+
+    /**
+     * LEFTOVER_PERMIT: once every lease ended, each semaphore must have exactly the permits it was set
+     * to. A semaphore that a fault which loses data removed (and no caller set again) had nothing taken.
+     */
+    private void leftoverPermits(List<Violation> violations) throws InterruptedException {
+        // A generous timeout and a few tries: a slow answer on a loaded machine is not a leftover permit.
+        LockClientOptions options = topology.connect(LockClientOptions.builder()
+                        .keyPrefix(ChaosRun.KEY_PREFIX)
+                        .commandTimeout(Duration.ofMillis(5 * params.commandTimeoutMillis())))
+                .build();
+        try (LockClient probe = LockClient.create(options)) {
+            for (String name : ChaosSemaphores.NAMES) {
+                int permits = ChaosSemaphores.permits(name);
+                String outcome = null;
+                for (int attempt = 0; attempt < 3; attempt++) {
+                    try {
+                        RedisSemaphore semaphore = probe.getSemaphore(name);
+                        // Set when a fault that loses data removed it: then nothing is left taken.
+                        int available = semaphore.trySetPermits(permits) ? permits : semaphore.availablePermits();
+                        outcome = available == permits ? null : available + " permits available";
+                        break;
+                    } catch (RuntimeException ex) {
+                        outcome = "permits not readable: " + ex;
+                        Thread.sleep(1000);
+                    }
+                }
+                if (outcome == null) {
+                    continue;
+                }
+                violations.add(new Violation(
+                        "LEFTOVER_PERMIT",
+                        "semaphore '" + name + "' (" + permits + " permits) has " + outcome
+                                + " after every client closed and every lease ended"));
+            }
         }
     }
 }

@@ -13,7 +13,8 @@ import java.util.Properties;
 
 /**
  * Reads, in one atomic script on its own connection, whether an owner field is in a lock's hash and
- * how much lease the key has left. A reply "held, {@code r} ms left" read by a call sent at {@code t}
+ * how much lease the key has left (or whether a permit is in a semaphore's timeout set and how much
+ * lease it has left). A reply "held, {@code r} ms left" read by a call sent at {@code t}
  * proves the hold's lease lasts until at least {@code t + r} (Redis ran the script no earlier than
  * {@code t}); {@link ChaosChecker} counts a hold as valid that long, whatever happens to it after.
  *
@@ -42,6 +43,19 @@ final class LeaseProbe implements AutoCloseable {
             + " end"
             + " if longest == -3 then return " + GONE + " end"
             + " return math.min(longest, redis.call('pttl', KEYS[1]))";
+
+    /**
+     * A permit lives until its score in the semaphore's timeout set, on the server's clock; the set's
+     * members are the permit ids' bytes. A permit past its expiry is as good as given back.
+     */
+    private static final String PERMIT_SCRIPT =
+            "local id = (string.gsub(ARGV[1], '..', function(p) return string.char(tonumber(p, 16)) end))"
+                    + " local expiry = redis.call('zscore', KEYS[1], id)"
+                    + " if expiry == false then return " + GONE + " end"
+                    + " local t = redis.call('time')"
+                    + " local left = tonumber(expiry) - (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))"
+                    + " if left <= 0 then return " + GONE + " end"
+                    + " return left";
 
     private final AutoCloseable client;
     private final AutoCloseable connection;
@@ -108,6 +122,16 @@ final class LeaseProbe implements AutoCloseable {
     long readLeaseLeft(String key, String field) {
         String base = key.contains("{") ? key : "{" + key + "}";
         return eval.run(READ_SCRIPT, key, field, base);
+    }
+
+    /**
+     * @param timeoutKey the semaphore's timeout set
+     * @param permitId the permit's id, hex text
+     * @return the permit's lease left in ms, or {@link #GONE}
+     * @throws RuntimeException when Redis could not be asked
+     */
+    long permitLeaseLeft(String timeoutKey, String permitId) {
+        return eval.run(PERMIT_SCRIPT, timeoutKey, permitId);
     }
 
     @Override
