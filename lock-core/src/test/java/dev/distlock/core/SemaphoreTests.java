@@ -1,9 +1,12 @@
 package dev.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The semaphore contract on a single server, and the permit count where Redisson keeps it. */
@@ -20,5 +23,30 @@ class SemaphoreTests extends AbstractSemaphoreContractTests {
     void shouldKeepThePermitCountUnderTheSemaphoresName() {
         alice.getSemaphore(name).trySetPermits(3);
         assertThat(redis.command("GET", name)).isEqualTo("3");
+    }
+
+    @Test
+    void whenRedisDoesNotAnswerThenAnAsynchronousReleaseFailsWithALockExceptionNamingTheSemaphore() throws Exception {
+        RedisSemaphore semaphore = alice.getSemaphore(name);
+        semaphore.trySetPermits(1);
+        String permit = semaphore.tryAcquire(0, 30, TimeUnit.SECONDS);
+        // Paused well past the 2 s command timeout: the release must not wait for Redis to come back.
+        redis.command("CLIENT", "PAUSE", "4000", "ALL");
+        try {
+            CompletableFuture<Void> released = semaphore.releaseAsync(permit).toCompletableFuture();
+            CompletableFuture<Boolean> set = semaphore.trySetPermitsAsync(2).toCompletableFuture();
+            assertThatThrownBy(() -> released.get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(LockException.class)
+                    .hasMessageContaining("'" + name + "'");
+            assertThatThrownBy(() -> set.get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(LockException.class)
+                    .hasMessageContaining("'" + name + "'");
+        } finally {
+            try {
+                redis.command("CLIENT", "UNPAUSE");
+            } catch (RuntimeException ignored) {
+                // Without UNPAUSE the pause ends by itself.
+            }
+        }
     }
 }

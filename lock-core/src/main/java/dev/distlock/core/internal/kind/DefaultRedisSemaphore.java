@@ -76,10 +76,18 @@ public final class DefaultRedisSemaphore implements RedisSemaphore {
             throw new IllegalArgumentException("'permits' must not be negative; was " + permits);
         }
         engine.calls().ensureOpen(name);
-        return engine.calls()
-                .call(() -> new SemaphoreSetPermits(
-                                key, channel, permits, engine.connector().publishCommand())
-                        .run(engine.scripts()))
+        // Bounded and failed as every asynchronous call is: a LockException naming the semaphore.
+        return engine.replies()
+                .within(
+                        engine.calls().call(() -> new SemaphoreSetPermits(
+                                        key,
+                                        channel,
+                                        permits,
+                                        engine.connector().publishCommand())
+                                .run(engine.scripts())),
+                        name,
+                        "set the permits of semaphore",
+                        engine.replies().deadline())
                 .thenApply(set -> set == 1);
     }
 
@@ -158,17 +166,23 @@ public final class DefaultRedisSemaphore implements RedisSemaphore {
             return CompletableFuture.failedFuture(unknownPermit(permitId, "is not a permit id"));
         }
         watchdogPermits.remove(timeouts, permitId);
-        return give(permitId).thenApply(outcome -> {
-            if (outcome == 0) {
-                throw unknownPermit(
-                        permitId,
-                        "is not taken: released already, given back when its lease ended, or never" + " taken");
-            }
-            if (outcome < 0) {
-                throw unknownPermit(permitId, "had outlived its lease; it was given back now");
-            }
-            return null;
-        });
+        return engine.replies()
+                .within(
+                        give(permitId),
+                        name,
+                        "release a permit of semaphore",
+                        engine.replies().deadline())
+                .thenApply(outcome -> {
+                    if (outcome == 0) {
+                        throw unknownPermit(
+                                permitId,
+                                "is not taken: released already, given back when its lease ended, or never" + " taken");
+                    }
+                    if (outcome < 0) {
+                        throw unknownPermit(permitId, "had outlived its lease; it was given back now");
+                    }
+                    return null;
+                });
     }
 
     /**
