@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -97,8 +98,17 @@ final class DistributedLockValidator implements BeanPostProcessor, SmartInitiali
         if (String.valueOf(problem.getMessage()).contains("distlock.redlock.nodes")) {
             return REDLOCK_ACTION;
         }
-        return "Fix the attribute named above on bean '" + beanName + "'; the Javadoc of "
-                + "@DistributedLock (or @DistributedSemaphore) describes each attribute.";
+        String annotation = annotationOf(problem.getMessage());
+        return "Fix the " + annotation + " attribute named above on bean '" + beanName + "'; the Javadoc of "
+                + annotation + " describes each attribute.";
+    }
+
+    /** @return the annotation a problem's description names first: each starts with "@X on method" */
+    private static String annotationOf(@Nullable String description) {
+        String text = String.valueOf(description);
+        int semaphore = text.indexOf("@DistributedSemaphore");
+        int lock = text.indexOf("@DistributedLock");
+        return semaphore >= 0 && (lock < 0 || semaphore < lock) ? "@DistributedSemaphore" : "@DistributedLock";
     }
 
     private static DistlockStartupException failure(List<Problem> all) {
@@ -106,8 +116,10 @@ final class DistributedLockValidator implements BeanPostProcessor, SmartInitiali
         if (all.size() == 1) {
             return new DistlockStartupException(first.description(), first.action(), first.cause());
         }
-        String description = all.size()
-                + " @DistributedLock or @DistributedSemaphore methods would not lock as written:\n"
+        Set<String> annotations = new LinkedHashSet<>();
+        all.forEach(problem -> annotations.add(annotationOf(problem.description())));
+        String description = all.size() + " " + String.join(" or ", annotations)
+                + " methods would not lock as written:\n"
                 + all.stream().map(problem -> "  - " + problem.description()).collect(Collectors.joining("\n"));
         Set<String> actions = new LinkedHashSet<>();
         all.forEach(problem -> actions.add(problem.action().replace(" named above", " named for that method")));

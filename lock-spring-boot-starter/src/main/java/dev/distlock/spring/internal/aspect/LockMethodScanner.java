@@ -20,9 +20,14 @@ import org.springframework.util.ReflectionUtils;
  */
 final class LockMethodScanner {
 
-    /** What to do about a method no proxy can lock. */
-    static final String UNPROXIABLE_ACTION = "Make the method public, non-static and non-final so that the proxy can "
-            + "lock it, or remove @DistributedLock (or @DistributedSemaphore) from it.";
+    /**
+     * @param annotation the method's annotation, as {@code @Name}
+     * @return what to do about a method no proxy can lock
+     */
+    static String unproxiableAction(String annotation) {
+        return "Make the method public, non-static and non-final so that the proxy can lock it, or remove " + annotation
+                + " from it.";
+    }
 
     private final LockMethodRegistry registry;
     private final Map<Class<?>, List<IllegalStateException>> validated = new ConcurrentHashMap<>();
@@ -79,20 +84,22 @@ final class LockMethodScanner {
         boolean annotated = semaphore || AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
         int modifiers = method.getModifiers();
         if (annotated) {
-            String where = (semaphore ? "@DistributedSemaphore on " : "@DistributedLock on ")
-                    + ClassUtils.getShortName(userClass) + "." + method.getName() + LockAttributes.signature(method);
+            String annotation = semaphore ? "@DistributedSemaphore" : "@DistributedLock";
+            String action = unproxiableAction(annotation);
+            String where = annotation + " on " + ClassUtils.getShortName(userClass) + "." + method.getName()
+                    + LockAttributes.signature(method);
             if (Modifier.isStatic(modifiers)) {
                 throw new DistlockStartupException(
                         where + ": the method is static; proxies lock only instance methods, so it would run "
                                 + "without the lock",
-                        UNPROXIABLE_ACTION,
+                        action,
                         null);
             }
             if (!Modifier.isPublic(modifiers)) {
                 throw new DistlockStartupException(
                         where + ": the method is " + visibility(modifiers) + "; it must be public: proxies lock "
                                 + "only public methods called from another bean, so it would run without the lock",
-                        UNPROXIABLE_ACTION,
+                        action,
                         null);
             }
             // A class-based proxy (Spring Boot's default, even for beans with interfaces) cannot override a
@@ -101,7 +108,7 @@ final class LockMethodScanner {
                 throw new DistlockStartupException(
                         where + ": the method is final; a class-based proxy cannot override it, so it would run "
                                 + "without the lock",
-                        UNPROXIABLE_ACTION,
+                        action,
                         null);
             }
         }
