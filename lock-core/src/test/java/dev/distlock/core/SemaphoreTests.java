@@ -2,9 +2,11 @@ package dev.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -48,5 +50,23 @@ class SemaphoreTests extends AbstractSemaphoreContractTests {
                 // Without UNPAUSE the pause ends by itself.
             }
         }
+    }
+
+    @Test
+    void whenPermitsAppearWithoutAnAnnouncementThenAWaiterStillTakesOne() throws Exception {
+        // Permits no release announced: a count restored or set while the waiter's subscription was
+        // being restored (a chaos run: a restart, then trySetPermits). Parked for the announcement
+        // alone, the waiter would wait an hour; it must look again by itself.
+        RedisSemaphore semaphore = alice.getSemaphore(name);
+        CompletableFuture<String> waiter =
+                semaphore.acquireAsync(30, TimeUnit.SECONDS).toCompletableFuture();
+        // Subscribed, then the attempt made once it listens found nothing: parked.
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> redis.command("PUBSUB", "NUMSUB", "redisson_sc:{" + name + "}")
+                        .endsWith("1"));
+        Thread.sleep(500);
+        assertThat(waiter).isNotDone();
+        redis.command("SET", name, "1");
+        assertThat(waiter.get(20, TimeUnit.SECONDS)).isNotNull();
     }
 }

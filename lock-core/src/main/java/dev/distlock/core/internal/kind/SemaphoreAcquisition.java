@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One wait for a permit: try, join the semaphore's channel, try again now that it listens, then
  * park until a release announces free permits or the earliest lease of a taken permit ends (when
- * the script gives it back), within the wait. A waiter that takes a permit while the script reports
+ * the script gives it back), or at most a second when no taken permit has a known expiry, within
+ * the wait. A waiter that takes a permit while the script reports
  * more available hands the wake-up on to the next local waiter, since one message may announce
  * several permits. A permit granted after the caller gave up (cancelled or interrupted) is given
  * back at once.
@@ -23,6 +24,13 @@ final class SemaphoreAcquisition {
 
     /** Longest single park; a wait longer than this parks again. */
     private static final long MAX_PARK_MILLIS = TimeUnit.HOURS.toMillis(1);
+
+    /**
+     * Longest park when no taken permit has a known expiry (no permit taken, or the count gone with
+     * a restart): only an announcement would end it, and one sent while the subscription was being
+     * restored is never heard, so the waiter looks again this often.
+     */
+    static final long NO_EXPIRY_PARK_MILLIS = 1000;
 
     private final LockEngine engine;
     private final WatchdogPermits watchdogPermits;
@@ -113,9 +121,7 @@ final class SemaphoreAcquisition {
         }
         long untilEarliestExpiry = reply.get(1);
         long park = Math.min(remaining, MAX_PARK_MILLIS);
-        if (untilEarliestExpiry >= 0) {
-            park = Math.min(park, untilEarliestExpiry + 1);
-        }
+        park = Math.min(park, untilEarliestExpiry >= 0 ? untilEarliestExpiry + 1 : NO_EXPIRY_PARK_MILLIS);
         CompletableFuture<Boolean> wake = joined.park(park, engine.scheduler());
         parked = wake;
         if (result.isDone()) {
