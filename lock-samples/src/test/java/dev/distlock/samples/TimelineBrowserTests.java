@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -115,13 +116,7 @@ class TimelineBrowserTests {
     @Test
     void whenTheHandoffDemoRunsThenTheTimelineDrawsOneBarPerHoldAndNoneOverlap() throws IOException {
         browser.get("http://127.0.0.1:" + port + "/");
-        browser.findElement(By.cssSelector("button[data-demo='/api/demo/handoff']"))
-                .click();
-
-        await().atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> !browser.findElement(By.id("summary")).getText().isBlank());
-        assertThat(browser.findElement(By.id("summary")).getText()).contains("holds of 'baton'");
+        assertThat(runDemo("/api/demo/handoff")).contains("holds of 'baton'");
         await().atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> {
@@ -191,13 +186,7 @@ class TimelineBrowserTests {
     @Test
     void whenThePartnerDemoRunsThenTheSemaphoreRowStacksItsPermitsAndNeverShowsMoreThanThePermits() throws IOException {
         browser.get("http://127.0.0.1:" + port + "/");
-        browser.findElement(By.cssSelector("button[data-demo='/api/demo/partner']"))
-                .click();
-
-        await().atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> !browser.findElement(By.id("summary")).getText().isBlank());
-        assertThat(browser.findElement(By.id("summary")).getText()).contains("10 callers, 3 permits", "0 refused");
+        assertThat(runDemo("/api/demo/partner")).contains("10 callers, 3 permits", "0 refused");
         await().atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> assertThat(bars(PARTNER))
@@ -232,6 +221,48 @@ class TimelineBrowserTests {
         Path screenshot = Paths.get("target", "screenshots", "timeline-semaphore.png");
         Files.createDirectories(screenshot.getParent());
         Files.write(screenshot, browser.findElement(By.id("contention")).getScreenshotAs(OutputType.BYTES));
+    }
+
+    // Presses the demo's button and returns the page's summary once the POST answered. A demo that
+    // does not answer fails with what the page shows and where the app's threads are, not a blank.
+    private String runDemo(String path) {
+        browser.findElement(By.cssSelector("button[data-demo='" + path + "']")).click();
+        try {
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> !pageText("result").startsWith("Running"));
+        } catch (ConditionTimeoutException ex) {
+            throw new AssertionError(
+                    "POST " + path + " did not answer within 90 s; the page shows: " + pageText("result")
+                            + "\nthe app's threads:\n" + appThreads(),
+                    ex);
+        }
+        String summary = pageText("summary");
+        assertThat(summary)
+                .as("summary of %s; the page shows: %s", path, pageText("result"))
+                .isNotBlank();
+        return summary;
+    }
+
+    private String pageText(String id) {
+        return String.valueOf(((JavascriptExecutor) browser)
+                .executeScript("return document.getElementById(arguments[0]).textContent", id));
+    }
+
+    private static String appThreads() {
+        StringBuilder dump = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (thread.getName().matches("worker-\\d+|impatient|overrunner|caller-\\d+|http-nio.*exec.*")) {
+                dump.append(thread.getName())
+                        .append(' ')
+                        .append(thread.getState())
+                        .append('\n');
+                for (StackTraceElement frame : stack) {
+                    dump.append("    at ").append(frame).append('\n');
+                }
+            }
+        });
+        return dump.toString();
     }
 
     // One label per bar, each the bar's whole owner thread (inside the bar or under it), never cut.

@@ -6,6 +6,8 @@ import dev.distlock.samples.Pause;
 import dev.distlock.spring.LockAcquisitionException;
 import java.time.Duration;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -20,6 +22,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/demo")
 class HandoffController {
+
+    private static final Logger logger = LoggerFactory.getLogger(HandoffController.class);
 
     private final Baton baton;
 
@@ -41,6 +45,7 @@ class HandoffController {
         if (rounds < 1 || rounds > 20) {
             throw new IllegalArgumentException("'rounds' must be between 1 and 20, was " + rounds);
         }
+        logger.info("Hand-off demo: {} workers, {} rounds of {} each", workers, rounds, work);
         // Two more threads than workers: the impatient one and the one that overruns its lease.
         List<Boolean> held = Concurrently.run(workers + 2, Duration.ofMillis(20), i -> {
             if (i == workers) {
@@ -61,6 +66,7 @@ class HandoffController {
             }
             return Boolean.TRUE;
         });
+        logger.info("Hand-off demo done; the impatient worker {}", held.get(workers) ? "got the baton" : "gave up");
         return new HandoffDemo(workers, rounds, workers * rounds, held.get(workers));
     }
 
