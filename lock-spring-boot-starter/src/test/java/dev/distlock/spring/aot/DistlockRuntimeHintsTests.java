@@ -2,7 +2,9 @@ package dev.distlock.spring.aot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.spring.DistributedSemaphore;
 import dev.distlock.spring.LockedService;
+import dev.distlock.spring.OnFailure;
 import dev.distlock.spring.internal.actuator.DistlockEndpointReplies;
 import dev.distlock.spring.internal.aot.DistlockRuntimeHints;
 import java.lang.reflect.Method;
@@ -65,6 +67,43 @@ class DistlockRuntimeHintsTests {
                 .accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection().onType(DistlockEndpointReplies.ForceUnlockResult.class))
                 .accepts(hints);
+    }
+
+    @Test
+    void shouldRegisterTheFallbackOfASemaphoreMethodAsOfALockMethod() {
+        GenericApplicationContext context = new GenericApplicationContext();
+        context.registerBean("partnerCalls", PartnerCalls.class);
+        DefaultGenerationContext generation = new DefaultGenerationContext(
+                new ClassNameGenerator(ClassName.get(getClass().getPackageName(), "SemaphoreApp")),
+                new InMemoryGeneratedFiles());
+        new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
+        RuntimeHints hints = generation.getRuntimeHints();
+
+        Method fallback = ReflectionUtils.findMethod(PartnerCalls.class, "cached", String.class);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(fallback))
+                .as("the semaphore method's fallback, invoked reflectively when no permit comes")
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(PartnerCalls.class))
+                .as("the bean whose semaphore annotation is read at run time")
+                .accepts(hints);
+    }
+
+    /** A bean throttled by a semaphore, with a fallback for callers that get no permit. */
+    public static class PartnerCalls {
+
+        @DistributedSemaphore(
+                key = "'partner-api'",
+                permits = 2,
+                waitTime = "100ms",
+                onFailure = OnFailure.FALLBACK,
+                fallback = "cached")
+        public String quote(String sku) {
+            return "live " + sku;
+        }
+
+        public String cached(String sku) {
+            return "cached " + sku;
+        }
     }
 
     /** Every script file lock-core ships and every fragment file, as class-path resource paths. */

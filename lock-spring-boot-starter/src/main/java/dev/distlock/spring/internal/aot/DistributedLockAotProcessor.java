@@ -1,6 +1,7 @@
 package dev.distlock.spring.internal.aot;
 
 import dev.distlock.spring.DistributedLock;
+import dev.distlock.spring.DistributedSemaphore;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -16,9 +17,9 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Registers, for each bean with {@link DistributedLock} methods, reflection hints for those methods
- * (their annotations are read at run time) and for the fallback methods they name (invoked
- * reflectively). Registered through {@code META-INF/spring/aot.factories}.
+ * Registers, for each bean with {@link DistributedLock} or {@link DistributedSemaphore} methods,
+ * reflection hints for those methods (their annotations are read at run time) and for the fallback
+ * methods they name (invoked reflectively). Registered through {@code META-INF/spring/aot.factories}.
  */
 public final class DistributedLockAotProcessor implements BeanRegistrationAotProcessor {
 
@@ -32,19 +33,15 @@ public final class DistributedLockAotProcessor implements BeanRegistrationAotPro
         ReflectionUtils.doWithMethods(
                 beanClass,
                 method -> {
-                    DistributedLock annotation =
-                            AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-                    if (annotation == null) {
-                        annotation = onClass;
-                    }
-                    if (annotation == null) {
+                    String fallbackName = fallbackName(method, onClass);
+                    if (fallbackName == null) {
                         return;
                     }
                     locked.add(method);
-                    if (StringUtils.hasText(annotation.fallback())) {
+                    if (StringUtils.hasText(fallbackName)) {
                         // The same lookup as at startup; a missing fallback fails startup there with a clear message.
-                        Method fallback = ReflectionUtils.findMethod(
-                                beanClass, annotation.fallback(), method.getParameterTypes());
+                        Method fallback =
+                                ReflectionUtils.findMethod(beanClass, fallbackName, method.getParameterTypes());
                         if (fallback != null) {
                             fallbacks.add(fallback);
                         }
@@ -55,6 +52,19 @@ public final class DistributedLockAotProcessor implements BeanRegistrationAotPro
             return null;
         }
         return (generationContext, code) -> register(generationContext.getRuntimeHints(), locked, fallbacks);
+    }
+
+    // The fallback a lock or semaphore method names ("" for none), or null when the method has neither.
+    private static @Nullable String fallbackName(Method method, @Nullable DistributedLock onClass) {
+        DistributedSemaphore semaphore = AnnotatedElementUtils.findMergedAnnotation(method, DistributedSemaphore.class);
+        if (semaphore != null) {
+            return semaphore.fallback();
+        }
+        DistributedLock lock = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+        if (lock == null) {
+            lock = onClass;
+        }
+        return lock == null ? null : lock.fallback();
     }
 
     private static void register(RuntimeHints hints, Set<Method> locked, Set<Method> fallbacks) {
