@@ -29,7 +29,8 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Contended {@code Mono}, {@code Flux} and {@code CompletionStage} lock methods with BlockHound
+ * Contended {@code Mono}, {@code Flux} and {@code CompletionStage} lock methods, and a {@code Mono}
+ * semaphore method, with BlockHound
  * installed: acquisition, hand-off to the waiter and release block no non-blocking thread (Reactor's
  * parallel threads, and, through Netty's BlockHound integration, the Redis client's I/O threads).
  * Runs in the {@code blockhound-tests} Surefire execution, in a JVM of its own.
@@ -145,6 +146,24 @@ class NonBlockingLockMethodTests {
         });
     }
 
+    @Test
+    void whenMonoCallersContendForPermitsThenAtMostThePermitsRunAndNoneBlocks() {
+        runner.run(context -> {
+            NonBlockingService service = context.getBean(NonBlockingService.class);
+            List<String> results = Flux.range(0, 6)
+                    .flatMap(i -> service.permitted("p" + i).subscribeOn(Schedulers.parallel()))
+                    .collectList()
+                    .block(Duration.ofSeconds(30));
+            assertThat(results).containsExactlyInAnyOrder("p0", "p1", "p2", "p3", "p4", "p5");
+            assertThat(service.maxConcurrent()).isBetween(1, 2);
+            assertThat(context.getBean(LockClient.class)
+                            .getSemaphore("nb-permits")
+                            .availablePermits())
+                    .as("every permit given back")
+                    .isEqualTo(2);
+        });
+    }
+
     static class NonBlockingService {
 
         final AtomicInteger running = new AtomicInteger();
@@ -177,6 +196,15 @@ class NonBlockingLockMethodTests {
                     .doOnSubscribe(s -> enter())
                     // Before the terminal signal travels on: the lock is released as it arrives downstream, and
                     // the next holder may start before a doFinally here would run.
+                    .doOnTerminate(running::decrementAndGet)
+                    .doOnCancel(running::decrementAndGet);
+        }
+
+        @DistributedSemaphore(name = "nb-permits", permits = 2)
+        public Mono<String> permitted(String value) {
+            return Mono.fromRunnable(this::enter)
+                    .then(Mono.delay(Duration.ofMillis(150)))
+                    .thenReturn(value)
                     .doOnTerminate(running::decrementAndGet)
                     .doOnCancel(running::decrementAndGet);
         }
