@@ -40,13 +40,7 @@ class DistlockRuntimeHintsTests {
 
     @Test
     void shouldRegisterHintsForFallbacksScriptsAndEndpointTypesThroughAotFactories() throws Exception {
-        GenericApplicationContext context = new GenericApplicationContext();
-        context.registerBean("lockedService", LockedService.class);
-        DefaultGenerationContext generation = new DefaultGenerationContext(
-                new ClassNameGenerator(ClassName.get(getClass().getPackageName(), "TestApp")),
-                new InMemoryGeneratedFiles());
-        new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
-        RuntimeHints hints = generation.getRuntimeHints();
+        RuntimeHints hints = aheadOfTime(LockedService.class);
 
         Method fallback = ReflectionUtils.findMethod(LockedService.class, "busy", String.class);
         Method locked = ReflectionUtils.findMethod(LockedService.class, "withFallback", String.class);
@@ -71,13 +65,7 @@ class DistlockRuntimeHintsTests {
 
     @Test
     void shouldRegisterTheFallbackOfASemaphoreMethodAsOfALockMethod() {
-        GenericApplicationContext context = new GenericApplicationContext();
-        context.registerBean("partnerCalls", PartnerCalls.class);
-        DefaultGenerationContext generation = new DefaultGenerationContext(
-                new ClassNameGenerator(ClassName.get(getClass().getPackageName(), "SemaphoreApp")),
-                new InMemoryGeneratedFiles());
-        new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
-        RuntimeHints hints = generation.getRuntimeHints();
+        RuntimeHints hints = aheadOfTime(PartnerCalls.class);
 
         Method fallback = ReflectionUtils.findMethod(PartnerCalls.class, "cached", String.class);
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(fallback))
@@ -86,6 +74,17 @@ class DistlockRuntimeHintsTests {
         assertThat(RuntimeHintsPredicates.reflection().onType(PartnerCalls.class))
                 .as("the bean whose semaphore annotation is read at run time")
                 .accepts(hints);
+    }
+
+    /** The hints Spring AOT registers for an application context holding one bean of the given class. */
+    private RuntimeHints aheadOfTime(Class<?> beanClass) {
+        GenericApplicationContext context = new GenericApplicationContext();
+        context.registerBean(beanClass);
+        DefaultGenerationContext generation = new DefaultGenerationContext(
+                new ClassNameGenerator(ClassName.get(getClass().getPackageName(), beanClass.getSimpleName() + "App")),
+                new InMemoryGeneratedFiles());
+        new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
+        return generation.getRuntimeHints();
     }
 
     /** A bean throttled by a semaphore, with a fallback for callers that get no permit. */
