@@ -9,8 +9,12 @@ import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
 import net.javacrumbs.shedlock.test.support.AbstractExtensibleLockProviderIntegrationTest;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -52,6 +56,30 @@ class ShedLockRedisProviderReferenceTests extends AbstractExtensibleLockProvider
     @Override
     protected ExtensibleLockProvider getLockProvider() {
         return provider;
+    }
+
+    /**
+     * The suite's case, on ShedLock's provider, with one allowance. The case asks for a 2 ms lease,
+     * and ShedLock's provider sends {@code SET ... PX} with the time left until the lease's end as it
+     * computes it: when 2 ms pass between the case's configuration and that computation (a busy
+     * machine), the time left is 0 or less and Redis refuses the command ("ERR invalid expire time in
+     * set"). That error is the reference provider's, not the suite's verdict, so it skips the case
+     * with its reason; any other outcome stands. Distlock's layouts run the case unchanged.
+     */
+    @Test
+    @Override
+    public void shouldNotBeAbleToExtendExpiredLock() {
+        try {
+            super.shouldNotBeAbleToExtendExpiredLock();
+        } catch (RedisSystemException ex) {
+            if (String.valueOf(NestedExceptionUtils.getMostSpecificCause(ex).getMessage())
+                    .contains("invalid expire time")) {
+                Assumptions.abort("ShedLock's own provider sent a lease of 0 ms or less after the 2 ms lease ran "
+                        + "out before it was sent (a busy machine): "
+                        + NestedExceptionUtils.getMostSpecificCause(ex));
+            }
+            throw ex;
+        }
     }
 
     @Override
