@@ -3,15 +3,18 @@ package dev.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.distlock.core.nonblocking.IoThreadsMustNotBlock;
 import dev.distlock.core.test.RedisServer;
 import dev.distlock.core.test.RedisServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,5 +147,48 @@ class ClientCloseTests {
         stop.set(true);
         assertThat(unexpected).isEmpty();
         assertThat(racers).noneMatch(Thread::isAlive);
+    }
+
+    @Test
+    void whenAListenerBlocksTheThreadItIsToldOnThenCloseStillReturns() throws Exception {
+        CountDownLatch told = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<String> toldOn = new AtomicReference<>();
+        LockClient blocked = LockClient.create(LockClientOptions.builder()
+                .uri(redis.uri())
+                .listener(new LockListener() {
+                    @Override
+                    public void onAcquired(String lockName, long ownerId, long waitNanos) {
+                        toldOn.set(Thread.currentThread().getName());
+                        told.countDown();
+                        // The user's mistake this test is about: a listener that blocks the thread it runs on.
+                        IoThreadsMustNotBlock.onPurpose(() -> {
+                            try {
+                                release.await();
+                            } catch (InterruptedException ex) {
+                                Thread.currentThread().interrupt();
+                            }
+                        });
+                    }
+                })
+                .build());
+        Thread closing = null;
+        try {
+            blocked.getLock("close-blocked-listener").tryLockAsync(0, 30, TimeUnit.SECONDS, 1L);
+            assertThat(told.await(20, TimeUnit.SECONDS))
+                    .as("the listener was told")
+                    .isTrue();
+            closing = start(blocked::close, "closing");
+            Thread closer = closing;
+            // Bounded by the client's own shutdown allowance, not by the listener: it never returns on its own.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(closer.isAlive())
+                    .as("close() still waits while a listener blocks %s", toldOn.get())
+                    .isFalse());
+        } finally {
+            release.countDown();
+            if (closing != null) {
+                closing.join(10_000);
+            }
+        }
     }
 }

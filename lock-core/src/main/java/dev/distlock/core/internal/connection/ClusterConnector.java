@@ -252,10 +252,10 @@ final class ClusterConnector implements RedisConnector {
     public void close() {
         topologyEvents.dispose();
         synced.close();
-        nodeClient.shutdown();
+        BoundedClose.await("node client", nodeClient.shutdownAsync(0, 2, TimeUnit.SECONDS));
         pubSub.close();
         commands.close();
-        client.shutdown();
+        BoundedClose.await("Redis client", client.shutdownAsync(0, 2, TimeUnit.SECONDS));
         onClose.run();
     }
 }

@@ -81,7 +81,7 @@ final class LazyConnection<C extends StatefulConnection<?, ?>> {
         C current = connection;
         connection = null;
         if (current != null) {
-            current.close();
+            BoundedClose.await("connection", current.closeAsync());
         }
     }
 }
