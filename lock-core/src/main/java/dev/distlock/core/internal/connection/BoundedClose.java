@@ -1,5 +1,7 @@
 package dev.distlock.core.internal.connection;
 
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.resource.ClientResources;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -18,10 +20,33 @@ final class BoundedClose {
 
     private static final Logger log = LoggerFactory.getLogger(BoundedClose.class);
 
-    /** How long close() waits for each part: Lettuce's 2 s allowance for its threads, and a margin. */
-    static final long WAIT_SECONDS = 5;
+    /** What Netty gives the threads to finish what they run: the allowance of Lettuce's own shutdown(). */
+    private static final long THREADS_SECONDS = 2;
+
+    /** How long close() waits for each part: the threads' allowance, and a margin. */
+    static final long WAIT_SECONDS = THREADS_SECONDS + 3;
 
     private BoundedClose() {}
+
+    /**
+     * Shuts a Lettuce client down: its connections, and its resources if it made them.
+     * @param what the client, as the warning names it
+     * @param client the client
+     */
+    static void shutdown(String what, AbstractRedisClient client) {
+        await(what, client.shutdownAsync(0, THREADS_SECONDS, TimeUnit.SECONDS));
+    }
+
+    /**
+     * Shuts down resources this client made itself (their I/O threads and timers).
+     * @param what the resources, as the warning names them
+     * @param resources the resources
+     */
+    static void shutdown(String what, ClientResources resources) {
+        CompletableFuture<Boolean> stopped = new CompletableFuture<>();
+        resources.shutdown(0, THREADS_SECONDS, TimeUnit.SECONDS).addListener(done -> stopped.complete(Boolean.TRUE));
+        await(what, stopped);
+    }
 
     /**
      * @param what the part, as the warning names it

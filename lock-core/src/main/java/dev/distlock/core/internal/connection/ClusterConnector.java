@@ -252,10 +252,10 @@ final class ClusterConnector implements RedisConnector {
     public void close() {
         topologyEvents.dispose();
         synced.close();
-        BoundedClose.await("node client", nodeClient.shutdownAsync(0, 2, TimeUnit.SECONDS));
+        BoundedClose.shutdown("node client", nodeClient);
         pubSub.close();
         commands.close();
-        BoundedClose.await("Redis client", client.shutdownAsync(0, 2, TimeUnit.SECONDS));
+        BoundedClose.shutdown("Redis client", client);
         onClose.run();
     }
 }

@@ -13,10 +13,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
-import io.netty.util.concurrent.Future;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /** Builds the connector for the topology the options name. */
 public final class RedisConnectors {
@@ -38,24 +35,14 @@ public final class RedisConnectors {
                         .reconnectDelay(reconnectDelay)
                         .build();
         // Closed as the client closes, as Lettuce closes the resources a client created itself.
-        Runnable releaseResources = shared != null ? () -> {} : () -> release(resources);
+        Runnable releaseResources =
+                shared != null ? () -> {} : () -> BoundedClose.shutdown("client's Redis I/O threads", resources);
         try {
             return create(options, resources, releaseResources);
         } catch (RuntimeException ex) {
             releaseResources.run();
             throw ex;
         }
-    }
-
-    // The client's own Lettuce resources; Netty gives their threads 2 s to finish what they run.
-    private static void release(ClientResources resources) {
-        BoundedClose.await("client's Redis I/O threads", toStage(resources.shutdown(0, 2, TimeUnit.SECONDS)));
-    }
-
-    private static CompletableFuture<Boolean> toStage(Future<Boolean> future) {
-        CompletableFuture<Boolean> stage = new CompletableFuture<>();
-        future.addListener(done -> stage.complete(Boolean.TRUE));
-        return stage;
     }
 
     private static RedisConnector create(LockClientOptions options, ClientResources resources, Runnable onClose) {

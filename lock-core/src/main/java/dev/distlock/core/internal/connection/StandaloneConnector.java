@@ -8,7 +8,6 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /** A single server, or a Sentinel group (Lettuce re-resolves the master on every reconnect). */
 final class StandaloneConnector implements RedisConnector {
@@ -102,7 +101,7 @@ final class StandaloneConnector implements RedisConnector {
         synced.close();
         pubSub.close();
         commands.close();
-        BoundedClose.await("Redis client", client.shutdownAsync(0, 2, TimeUnit.SECONDS));
+        BoundedClose.shutdown("Redis client", client);
         onClose.run();
     }
 }
